@@ -1,0 +1,145 @@
+//! The perfect index of seed distributions: ranking and unranking compositions.
+//!
+//! A board with `k` seeds spread over `m` holes is a *weak composition* of `k` into `m` parts.
+//! There are `C(k + m - 1, m - 1)` of them, and this module numbers them `0..C(k+m-1, m-1)`
+//! without gaps (a bijection), which is what an endgame table needs to store one value per
+//! board in a flat array.
+//!
+//! Write the board as stars and bars: each hole's seeds as stars, a bar between holes. The bars
+//! stand at positions `b_i = h_0 + ... + h_i + i` for `i = 0..m-1` (`m - 1` bars among
+//! `k + m - 1` places). The combinatorial number system ranks that set of bar positions:
+//!
+//! ```text
+//! rank = C(b_0, 1) + C(b_1, 2) + ... + C(b_{m-2}, m-1)
+//! ```
+//!
+//! so boards are ordered by where their last bar stands, then the one before, and so on.
+//!
+//! ```
+//! use dakon_solver::composition::{count, rank, unrank};
+//! assert_eq!(count(3, 2), 4); // 3+0, 2+1, 1+2, 0+3
+//! let mut board = [0u8; 2];
+//! for r in 0..4 {
+//!     unrank(3, r, &mut board);
+//!     assert_eq!(rank(&board), r);
+//! }
+//! ```
+
+/// Most parts a composition may have (two rows of nine holes).
+pub const MAX_PARTS: usize = 18;
+/// Most seeds a composition may hold.
+pub const MAX_SEEDS: usize = 255;
+const ROWS: usize = MAX_SEEDS + MAX_PARTS;
+const COLS: usize = MAX_PARTS;
+
+/// `BINOMIAL[n][r] = C(n, r)` for `n < 273`, `r < 18`; the largest, `C(272, 17)`, is below
+/// `2^89`, so `u128` holds every entry.
+static BINOMIAL: [[u128; COLS]; ROWS] = binomials();
+
+const fn binomials() -> [[u128; COLS]; ROWS] {
+    let mut table = [[0u128; COLS]; ROWS];
+    let mut n = 0;
+    while n < ROWS {
+        table[n][0] = 1;
+        let mut r = 1;
+        while r < COLS {
+            table[n][r] = if n == 0 { 0 } else { table[n - 1][r - 1] + table[n - 1][r] };
+            r += 1;
+        }
+        n += 1;
+    }
+    table
+}
+
+/// `C(n, r)`, for `n <= 272` and `r <= 17`.
+///
+/// # Panics
+/// Panics if `n` or `r` is out of that range.
+#[inline]
+pub fn binomial(n: usize, r: usize) -> u128 {
+    BINOMIAL[n][r]
+}
+
+/// The number of ways to put `seeds` seeds into `parts` holes: `C(seeds + parts - 1, parts - 1)`.
+///
+/// # Panics
+/// Panics if `parts` is 0 or above [`MAX_PARTS`], or `seeds` above [`MAX_SEEDS`].
+pub fn count(seeds: usize, parts: usize) -> u128 {
+    assert!((1..=MAX_PARTS).contains(&parts), "parts must be 1..=18, got {parts}");
+    assert!(seeds <= MAX_SEEDS, "at most 255 seeds, got {seeds}");
+    binomial(seeds + parts - 1, parts - 1)
+}
+
+/// The rank of a board among all boards with the same number of seeds and holes:
+/// a number in `0..count(sum, holes.len())`.
+///
+/// # Panics
+/// Panics if there are more than [`MAX_PARTS`] holes or more than [`MAX_SEEDS`] seeds.
+#[inline]
+pub fn rank(holes: &[u8]) -> u128 {
+    assert!(holes.len() <= MAX_PARTS, "at most 18 holes");
+    let mut bar = 0usize;
+    let mut rank = 0u128;
+    for (i, &h) in holes[..holes.len().saturating_sub(1)].iter().enumerate() {
+        bar += h as usize;
+        rank += BINOMIAL[bar + i][i + 1];
+    }
+    rank
+}
+
+/// Writes into `holes` the board of rank `rank` among boards of `seeds` seeds over
+/// `holes.len()` holes; the inverse of [`rank`].
+///
+/// # Panics
+/// Panics if `holes` is empty or longer than [`MAX_PARTS`], `seeds` is above [`MAX_SEEDS`],
+/// or `rank >= count(seeds, holes.len())`.
+pub fn unrank(seeds: usize, mut rank: u128, holes: &mut [u8]) {
+    let parts = holes.len();
+    assert!(rank < count(seeds, parts), "rank {rank} out of range");
+    // Bars from the last to the first: the largest position p with C(p, i+1) <= rank.
+    let mut upper = seeds + parts - 1; // bar positions are below this
+    let mut next_bar = seeds + parts - 1; // the virtual bar after the last hole
+    for i in (0..parts - 1).rev() {
+        let mut p = upper - 1;
+        while BINOMIAL[p][i + 1] > rank {
+            p -= 1;
+        }
+        rank -= BINOMIAL[p][i + 1];
+        holes[i + 1] = (next_bar - p - 1) as u8;
+        next_bar = p;
+        upper = p;
+    }
+    holes[0] = next_bar as u8;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_ranks_enumerate_every_board_once() {
+        for parts in 1..=5 {
+            for seeds in 0..=6 {
+                let total = count(seeds, parts);
+                let mut seen = std::collections::HashSet::new();
+                let mut board = vec![0u8; parts];
+                for r in 0..total {
+                    unrank(seeds, r, &mut board);
+                    assert_eq!(board.iter().map(|&h| h as usize).sum::<usize>(), seeds);
+                    assert_eq!(rank(&board), r);
+                    assert!(seen.insert(board.clone()));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn largest_board_fits() {
+        let mut board = [0u8; MAX_PARTS];
+        board[0] = 255;
+        assert_eq!(rank(&board), count(255, MAX_PARTS) - 1);
+        board[0] = 0;
+        board[MAX_PARTS - 1] = 255;
+        assert_eq!(rank(&board), 0);
+    }
+}

@@ -1,0 +1,110 @@
+//! The Dakon rules: board, sowing, captures, notation and encoders.
+//!
+//! [`Position`] is the board and [`Position::play`] the move; [`Dakon`] presents them to the
+//! generic search and table builder through [`Rules`].
+
+mod key;
+pub mod layout;
+mod notation;
+mod player;
+mod position;
+
+pub use key::Key;
+pub use layout::MAX_HOLES;
+pub use notation::NotationError;
+pub use player::Player;
+pub use position::{Capture, CaptureKind, MoveError, Outcome, Position, PositionError, Side, Sweep, MAX_SEEDS};
+
+use crate::composition;
+use crate::rules::{MoveList, Rules, Step};
+
+/// The Dakon rule set for boards of one size, as the generic search and tables see it.
+///
+/// ```
+/// use dakon_solver::dakon::{Dakon, Position};
+/// use dakon_solver::rules::Rules;
+/// let rules = Dakon::new(2).unwrap();
+/// let p: Position = "1,0/0,2 0/0 0".parse().unwrap();
+/// let step = rules.play(&p, 1); // hole 3: no mikul on a corner hole
+/// assert_eq!(step.gain, 1);
+/// assert!(!step.same_mover);
+/// assert_eq!(rules.index(&rules.position_at(3, 5)), 5);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Dakon {
+    holes: u8,
+}
+
+impl Dakon {
+    /// The rules for `holes` holes per row.
+    ///
+    /// # Errors
+    /// [`PositionError::Holes`] if `holes` is outside `1..=9`.
+    pub fn new(holes: usize) -> Result<Dakon, PositionError> {
+        if (1..=MAX_HOLES).contains(&holes) {
+            Ok(Dakon { holes: holes as u8 })
+        } else {
+            Err(PositionError::Holes(holes))
+        }
+    }
+
+    /// Holes per row.
+    pub fn holes(&self) -> usize {
+        self.holes as usize
+    }
+}
+
+impl Rules for Dakon {
+    type Position = Position;
+    type Key = Key;
+
+    fn name(&self) -> &'static str {
+        "dakon"
+    }
+
+    fn parameters(&self) -> Vec<u32> {
+        vec![self.holes as u32]
+    }
+
+    #[inline]
+    fn legal_moves(&self, pos: &Position) -> MoveList {
+        pos.moves()
+    }
+
+    #[inline]
+    fn play(&self, pos: &Position, mv: u8) -> Step<Position> {
+        let (next, outcome) = pos.play(mv as usize);
+        Step { next, gain: outcome.gain(pos.mover()), same_mover: next.mover() == pos.mover() }
+    }
+
+    #[inline]
+    fn seeds_on_board(&self, pos: &Position) -> u32 {
+        pos.seeds_on_board()
+    }
+
+    #[inline]
+    fn terminal_gain(&self, pos: &Position) -> i32 {
+        -(pos.side_seeds(Side::Opponent) as i32)
+    }
+
+    #[inline]
+    fn key(&self, pos: &Position) -> Key {
+        Key::of(pos)
+    }
+
+    fn tier_size(&self, seeds: u32) -> u64 {
+        u64::try_from(composition::count(seeds as usize, 2 * self.holes())).expect("tier too large to index in 64 bits")
+    }
+
+    #[inline]
+    fn index(&self, pos: &Position) -> u64 {
+        composition::rank(&key::board_bytes(pos)[..2 * self.holes()]) as u64
+    }
+
+    fn position_at(&self, seeds: u32, index: u64) -> Position {
+        let n = self.holes();
+        let mut bytes = [0u8; 18];
+        composition::unrank(seeds as usize, index as u128, &mut bytes[..2 * n]);
+        Position::from_sides(&bytes[..n], &bytes[n..2 * n], [0, 0], Player::Zero)
+    }
+}

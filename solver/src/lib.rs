@@ -1,0 +1,62 @@
+//! # dakon-solver: the game of Dakon, solved exactly
+//!
+//! This crate holds the rules of Dakon (the Javanese two-row mancala), its position notation,
+//! the bit-packed encoders, and the generic machinery that solves it.
+//!
+//! ## The rules, in brief
+//!
+//! - **Board.** Two rows of `n` holes (1 to 9; 7 on the standard board) and two stores.
+//!   Player 0 sits at the bottom and owns holes `n..2n` (numbered left to right) and store
+//!   S0 at the right end; player 1 sits at the top and owns holes `0..n` and store S1 at the
+//!   left end. Hole `i` faces hole `i + n`. At the start each hole holds `s` seeds (`s = n`
+//!   traditionally) and the stores are empty. This engine allows up to 255 seeds in all.
+//!
+//!   ```text
+//!             0    1    2    3    4    5    6         <- player 1
+//!   [S1]                                         [S0]
+//!             7    8    9   10   11   12   13         <- player 0
+//!   ```
+//! - **Sowing.** Seeds travel counter-clockwise: along the bottom row to the right, into S0,
+//!   along the top row to the left, into S1, and round. The mover lifts every seed of one of
+//!   their non-empty holes and drops them one by one into the following holes and their own
+//!   store, never into the opponent's store. A lap long enough to go all the way round drops
+//!   seeds into the hole it started from too.
+//! - **Where the last seed lands** decides what follows:
+//!   1. in the mover's own store: the mover moves again (an *extra move*);
+//!   2. in a playing hole, on either side, that already held seeds: the whole hole (the last
+//!      seed included) is lifted and sown on from the next hole (a *relay*), as often as it
+//!      happens;
+//!   3. in an empty hole on the mover's side: *nembak*, the facing hole's seeds go to the
+//!      mover's store (the landed seed stays); the turn ends;
+//!   4. in an empty hole on the opponent's side: *mikul*, if both of its neighbours in the row
+//!      exist and hold the same, non-zero number of seeds, those seeds and the landed seed go
+//!      to the mover's store; otherwise nothing is taken (corner holes never capture this
+//!      way); the turn ends.
+//!
+//!   Captures are allowed from the first move on.
+//! - **End.** When the player to move has no seed on their side (also after an extra move
+//!   that emptied it), the game ends and the other player takes every seed still on the board.
+//!   The larger store wins; equal stores draw. Every turn stores a seed or moves seeds forward
+//!   along the mover's row, so every game ends.
+//! - **Notation.** `<holes 0..n-1>/<holes n..2n-1> <S1>/<S0> <player to move>`, e.g. the
+//!   standard start `7,7,7,7,7,7,7/7,7,7,7,7,7,7 0/0 0`. A move is the number of the hole it
+//!   lifts. Once a game is over the board is swept and the player field keeps the player who
+//!   could not move.
+//! - **Value.** The value of a position is the final store difference, player to move minus
+//!   opponent, with perfect play. Seeds already stored only add a constant, so the search and
+//!   tables work with the *future gain*: seeds the mover will still store minus seeds the
+//!   opponent will, between `-k` and `k` with `k` seeds on the board.
+//!
+//! ## Map of the crate
+//!
+//! - [`dakon`]: the rules ([`dakon::Position`], [`dakon::Position::play`]), notation, the
+//!   transposition [`dakon::Key`], and [`dakon::Dakon`], the rules as the generic code sees them.
+//! - [`composition`]: the perfect index of boards with `k` seeds (rank and unrank).
+//! - [`rules`]: the [`rules::Rules`] trait through which the search and tables see any game.
+//! - [`perft`]: move-tree leaf counts.
+
+pub mod composition;
+pub mod dakon;
+pub mod perft;
+pub mod rules;
+pub mod oracle;

@@ -1,0 +1,115 @@
+//! What the search and the endgame tables need to know about a game, and nothing more.
+//!
+//! Dakon implements [`Rules`]; a second mancala rule set would implement it too, and the
+//! search ([`crate::perft`] and the solvers built on this trait) would serve it unchanged.
+//!
+//! The contract is that of a two-player, zero-sum, finite game scored by stores:
+//! - a position is always seen from the player to move;
+//! - a move is a small number (a hole on the mover's side, counted in the mover's sowing
+//!   order), and [`Rules::play`] says how many seeds the move earned for the mover net of
+//!   the opponent (`gain`) and whether the same player moves again;
+//! - the *future gain* of a position is what the player to move will still earn net of the
+//!   opponent with perfect play; it lies within `±seeds_on_board`, and
+//!   `future_gain(p) = max over moves m of gain(m) ± future_gain(next)` with `+` when the same
+//!   player moves again and `-` otherwise;
+//! - positions with the same number of seeds on the board form a *tier*, numbered without
+//!   gaps by [`Rules::index`], the layout of the endgame tables.
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// The legal moves of a position, in the mover's sowing order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveList {
+    len: u8,
+    moves: [u8; MoveList::CAPACITY],
+}
+
+impl MoveList {
+    /// The most moves any position may have.
+    pub const CAPACITY: usize = 16;
+
+    /// An empty list.
+    pub const fn new() -> Self {
+        MoveList { len: 0, moves: [0; Self::CAPACITY] }
+    }
+
+    /// Appends a move.
+    ///
+    /// # Panics
+    /// Panics if the list already holds [`MoveList::CAPACITY`] moves.
+    #[inline]
+    pub fn push(&mut self, mv: u8) {
+        self.moves[self.len as usize] = mv;
+        self.len += 1;
+    }
+
+    /// The moves as a slice.
+    #[inline]
+    pub fn as_slice(&self) -> &[u8] {
+        &self.moves[..self.len as usize]
+    }
+
+    /// The moves as a mutable slice (for reordering).
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [u8] {
+        &mut self.moves[..self.len as usize]
+    }
+
+    /// How many moves there are.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether there is no move (the game is over).
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// The result of one move, as the search sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step<P> {
+    /// The position after the move, seen from whoever moves next.
+    pub next: P,
+    /// Seeds the move added to the mover's store minus seeds it added to the opponent's
+    /// (including the end-of-game sweep).
+    pub gain: i32,
+    /// Whether the same player moves in `next` (an extra move): then the value of `next`
+    /// counts for the mover as it is, otherwise negated.
+    pub same_mover: bool,
+}
+
+/// A two-player zero-sum sowing game, as the generic search and table builder see it.
+pub trait Rules: Send + Sync {
+    /// A position, seen from the player to move.
+    type Position: Copy + Eq + Send + Sync + Debug;
+    /// A lossless fixed-width key of everything in a position that its future gain depends
+    /// on (for transposition tables).
+    type Key: Copy + Eq + Hash + Send + Sync + Debug;
+
+    /// A short stable name of the rule set, written into table headers.
+    fn name(&self) -> &'static str;
+    /// The parameters that, with the name, identify a family of positions (Dakon: holes per
+    /// row). Written into table headers and checked when a table is read.
+    fn parameters(&self) -> Vec<u32>;
+    /// The legal moves; empty exactly when the game is over.
+    fn legal_moves(&self, pos: &Self::Position) -> MoveList;
+    /// Plays a legal move.
+    fn play(&self, pos: &Self::Position, mv: u8) -> Step<Self::Position>;
+    /// Seeds still on the board: a bound on the absolute future gain, and the tier.
+    fn seeds_on_board(&self, pos: &Self::Position) -> u32;
+    /// The future gain of a position whose game is over (no legal moves).
+    fn terminal_gain(&self, pos: &Self::Position) -> i32;
+    /// The transposition key.
+    fn key(&self, pos: &Self::Position) -> Self::Key;
+    /// How many positions hold exactly `seeds` seeds on the board.
+    fn tier_size(&self, seeds: u32) -> u64;
+    /// The index of a position within its tier, in `0..tier_size(seeds_on_board(pos))`.
+    fn index(&self, pos: &Self::Position) -> u64;
+    /// The position at `index` in tier `seeds`: the inverse of [`Rules::index`], with empty
+    /// stores (they do not change the future gain).
+    fn position_at(&self, seeds: u32, index: u64) -> Self::Position;
+}

@@ -1,0 +1,37 @@
+//! The program's errors and their exit statuses.
+
+use std::fmt;
+
+/// An error that ends the program: bad input (exit status 2) or a failure while working
+/// (exit status 1).
+#[derive(Debug)]
+pub enum CliError {
+    /// The user's input is wrong: a malformed position, an illegal move, a bad option.
+    Input(String),
+    /// Something failed while working: a file could not be read or written.
+    Failure(String),
+}
+
+impl CliError {
+    /// The process exit status for this error.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            CliError::Input(_) => 2,
+            CliError::Failure(_) => 1,
+        }
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CliError::Input(message) | CliError::Failure(message) => f.write_str(message),
+        }
+    }
+}
+
+impl From<std::io::Error> for CliError {
+    fn from(error: std::io::Error) -> Self {
+        CliError::Failure(error.to_string())
+    }
+}

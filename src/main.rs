@@ -1,0 +1,46 @@
+//! `dakon`: the command-line program of the Dakon solver.
+
+mod cli_error;
+mod commands;
+mod position_arg;
+
+use clap::{Parser, Subcommand};
+
+/// Exact perfect-play solver for Dakon, the Javanese mancala.
+///
+/// Positions are written `<holes 0..n-1>/<holes n..2n-1> <S1>/<S0> <player to move>`, for
+/// example `7,7,7,7,7,7,7/7,7,7,7,7,7,7 0/0 0` (player 1's row on top, player 0's below,
+/// then the stores S1/S0, then who moves), or `start` for the opening position of
+/// `--holes N --seeds S`. A move is the number of the hole it lifts: 0..n-1 are player 1's
+/// holes, n..2n-1 player 0's.
+#[derive(Parser)]
+#[command(name = "dakon", version, propagate_version = true)]
+#[command(after_help = "Examples:
+  dakon show start                          the standard 7x7 opening
+  dakon play start 7 8                      play hole 7, then hole 8 (an extra move)
+  dakon play --holes 5 start 9 --json       one JSON object per move
+  dakon perft start 6                       leaf counts of the move tree to depth 6")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Show(commands::show::Args),
+    Play(commands::play::Args),
+    Perft(commands::perft::Args),
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Show(args) => commands::show::run(args),
+        Command::Play(args) => commands::play::run(args),
+        Command::Perft(args) => commands::perft::run(args),
+    };
+    if let Err(error) = result {
+        eprintln!("dakon: {error}");
+        std::process::exit(error.exit_code());
+    }
+}
