@@ -3,6 +3,8 @@
 mod cli_error;
 mod commands;
 mod position_arg;
+mod search_args;
+mod tables_arg;
 
 use clap::{Parser, Subcommand};
 
@@ -30,6 +32,12 @@ enum Command {
     Show(commands::show::Args),
     Play(commands::play::Args),
     Perft(commands::perft::Args),
+    Solve(commands::solve::Args),
+    Best(commands::best::Args),
+    #[command(subcommand)]
+    Tables(commands::tables::Command),
+    Verify(commands::verify::Args),
+    Batch(commands::batch::Args),
 }
 
 fn main() {
@@ -38,6 +46,11 @@ fn main() {
         Command::Show(args) => commands::show::run(args),
         Command::Play(args) => commands::play::run(args),
         Command::Perft(args) => commands::perft::run(args),
+        Command::Solve(args) => commands::solve::run(args),
+        Command::Best(args) => commands::best::run(args),
+        Command::Tables(command) => commands::tables::run(command),
+        Command::Verify(args) => commands::verify::run(args),
+        Command::Batch(args) => commands::batch::run(args),
     };
     if let Err(error) = result {
         eprintln!("dakon: {error}");

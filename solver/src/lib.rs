@@ -60,3 +60,4 @@ pub mod dakon;
 pub mod perft;
 pub mod rules;
 pub mod oracle;
+pub mod search;

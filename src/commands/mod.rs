@@ -1,5 +1,10 @@
 //! One module per subcommand: its arguments and what it does.
 
+pub mod batch;
+pub mod best;
 pub mod perft;
 pub mod play;
 pub mod show;
+pub mod solve;
+pub mod tables;
+pub mod verify;

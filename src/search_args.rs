@@ -1,0 +1,56 @@
+//! Options shared by every command that searches: threads, table memory and limits.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use clap::Args;
+use dakon_solver::search::{Config, Limits};
+
+/// Resources and limits of a search.
+#[derive(Args, Clone, Debug)]
+pub struct SearchArgs {
+    /// Worker threads [default: all cores].
+    #[arg(long, value_name = "T")]
+    pub threads: Option<usize>,
+    /// Transposition table memory in MiB.
+    #[arg(long, default_value_t = 1024, value_name = "MIB")]
+    pub tt_mb: usize,
+    /// Stop after this many seconds and report proven bounds instead of the exact value.
+    #[arg(long, value_name = "SECONDS")]
+    pub time_limit: Option<f64>,
+    /// Stop after visiting this many positions and report proven bounds.
+    #[arg(long, value_name = "NODES")]
+    pub node_limit: Option<u64>,
+}
+
+impl SearchArgs {
+    /// The solver configuration these options ask for.
+    pub fn config(&self) -> Config {
+        let threads = self.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+        Config { threads, tt_bytes: self.tt_mb.max(1) << 20 }
+    }
+
+    /// The limits these options ask for, stopped also by Ctrl-C.
+    pub fn limits(&self) -> Limits {
+        Limits { time: self.time_limit.map(Duration::from_secs_f64), nodes: self.node_limit, stop: Some(interrupt_flag()) }
+    }
+}
+
+/// A flag raised by Ctrl-C, installed once: long jobs poll it and stop cleanly, keeping
+/// what they have proven or written.
+pub fn interrupt_flag() -> Arc<AtomicBool> {
+    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    FLAG.get_or_init(|| {
+        let flag = Arc::new(AtomicBool::new(false));
+        let handler_flag = flag.clone();
+        // A second Ctrl-C ends the program at once.
+        let _ = ctrlc::set_handler(move || {
+            if handler_flag.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+        });
+        flag
+    })
+    .clone()
+}
