@@ -38,7 +38,8 @@ impl PositionArgs {
 pub fn parse_position(text: &str, holes: usize, seeds: Option<u32>) -> Result<Position, CliError> {
     if text.trim() == "start" {
         let seeds = seeds.unwrap_or(holes as u32);
-        return Position::start(holes, seeds).map_err(|e| CliError::Input(format!("cannot set up the start of --holes {holes} --seeds {seeds}: {e}")));
+        return Position::start(holes, seeds)
+            .map_err(|e| CliError::Input(format!("cannot set up the start of --holes {holes} --seeds {seeds}: {e}")));
     }
     text.parse().map_err(|e| CliError::Input(format!("invalid position '{text}': {e}")))
 }

@@ -57,7 +57,7 @@
 
 pub mod composition;
 pub mod dakon;
+pub mod oracle;
 pub mod perft;
 pub mod rules;
-pub mod oracle;
 pub mod search;

@@ -114,7 +114,11 @@ fn seeds_are_conserved_by_the_examples() {
     for example in EXAMPLES {
         let before: Position = example.before.parse().unwrap();
         let (after, _) = before.play_hole(example.hole).unwrap();
-        let total = |p: &Position| p.holes_in_notation_order().iter().map(|&s| s as u32).sum::<u32>() + p.store(dakon_solver::dakon::Player::Zero) as u32 + p.store(dakon_solver::dakon::Player::One) as u32;
+        let total = |p: &Position| {
+            p.holes_in_notation_order().iter().map(|&s| s as u32).sum::<u32>()
+                + p.store(dakon_solver::dakon::Player::Zero) as u32
+                + p.store(dakon_solver::dakon::Player::One) as u32
+        };
         assert_eq!(total(&before), total(&after), "{}", example.what);
     }
 }

@@ -39,7 +39,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
         let seconds = started.elapsed().as_secs_f64();
         match (args.json, args.timing) {
             (true, false) => println!("{}", serde_json::json!({"depth": depth, "nodes": nodes})),
-            (true, true) => println!("{}", serde_json::json!({"depth": depth, "nodes": nodes, "seconds": seconds, "nodes_per_second": nodes as f64 / seconds})),
+            (true, true) => println!(
+                "{}",
+                serde_json::json!({"depth": depth, "nodes": nodes, "seconds": seconds, "nodes_per_second": nodes as f64 / seconds})
+            ),
             (false, false) => println!("{depth} {nodes}"),
             (false, true) => println!("{depth} {nodes} {seconds:.3}s {:.0}/s", nodes as f64 / seconds),
         }

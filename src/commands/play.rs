@@ -26,9 +26,8 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), CliError> {
     let mut position = args.position.position()?;
     for (i, &hole) in args.holes.iter().enumerate() {
-        let (next, outcome) = position
-            .play_hole(hole)
-            .map_err(|e| CliError::Input(format!("move {} (hole {hole}) in position '{position}': {e}", i + 1)))?;
+        let (next, outcome) =
+            position.play_hole(hole).map_err(|e| CliError::Input(format!("move {} (hole {hole}) in position '{position}': {e}", i + 1)))?;
         if args.json {
             println!("{}", json(hole, &next, &outcome));
         } else {

@@ -54,7 +54,11 @@ pub fn draw(position: &Position) -> String {
     let status = if position.is_over() {
         format!("game over: player {} has no seeds; final difference for player 0: {:+}", position.mover(), final_for_zero(position))
     } else {
-        format!("player {} to move; legal holes: {}", position.mover(), position.legal_holes().iter().map(|h| h.to_string()).collect::<Vec<_>>().join(" "))
+        format!(
+            "player {} to move; legal holes: {}",
+            position.mover(),
+            position.legal_holes().iter().map(|h| h.to_string()).collect::<Vec<_>>().join(" ")
+        )
     };
     format!(
         "     {}    player 1\n     {}\n{stores}   S1 left, S0 right\n     {}\n     {}    player 0\n{}\n{status}\n",

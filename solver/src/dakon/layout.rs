@@ -66,12 +66,7 @@ const fn plus(a: Lanes, b: Lanes) -> Lanes {
 }
 
 const fn layout(holes: usize) -> Layout {
-    let mut layout = Layout {
-        range: [[[0; 2]; MAX_CYCLE]; MAX_CYCLE],
-        full: [0; 2],
-        byte: [0; MAX_CYCLE],
-        row_mask: 0,
-    };
+    let mut layout = Layout { range: [[[0; 2]; MAX_CYCLE]; MAX_CYCLE], full: [0; 2], byte: [0; MAX_CYCLE], row_mask: 0 };
     if holes == 0 {
         return layout;
     }
@@ -97,18 +92,7 @@ const fn layout(holes: usize) -> Layout {
 }
 
 const fn layouts() -> [Layout; MAX_HOLES + 1] {
-    [
-        layout(0),
-        layout(1),
-        layout(2),
-        layout(3),
-        layout(4),
-        layout(5),
-        layout(6),
-        layout(7),
-        layout(8),
-        layout(9),
-    ]
+    [layout(0), layout(1), layout(2), layout(3), layout(4), layout(5), layout(6), layout(7), layout(8), layout(9)]
 }
 
 /// The byte at `byte` (0..32, lane-major).

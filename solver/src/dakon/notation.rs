@@ -45,7 +45,10 @@ fn number(text: &str, start: usize, what: &str) -> Result<u32, NotationError> {
     if !text.bytes().all(|b| b.is_ascii_digit()) {
         return Err(error(start + 1, format!("{what} must be a whole number, found '{text}'")));
     }
-    text.parse::<u32>().ok().filter(|&v| v <= 255).ok_or_else(|| error(start + 1, format!("{what} is too large: {text} (at most 255 seeds in all)")))
+    text.parse::<u32>()
+        .ok()
+        .filter(|&v| v <= 255)
+        .ok_or_else(|| error(start + 1, format!("{what} is too large: {text} (at most 255 seeds in all)")))
 }
 
 /// Splits `text` (at byte offset `start` of the line) on `sep`, with each piece's offset.
@@ -79,7 +82,10 @@ impl FromStr for Position {
         let lead = line.len() - line.trim_start().len();
         let text = line.trim();
         if text.is_empty() {
-            return Err(error(1, "empty position: expected '<holes 0..n-1>/<holes n..2n-1> <S1>/<S0> <player>', e.g. '7,7,7,7,7,7,7/7,7,7,7,7,7,7 0/0 0'"));
+            return Err(error(
+                1,
+                "empty position: expected '<holes 0..n-1>/<holes n..2n-1> <S1>/<S0> <player>', e.g. '7,7,7,7,7,7,7/7,7,7,7,7,7,7 0/0 0'",
+            ));
         }
         let parts: Vec<(usize, &str)> = split_at(text, lead, ' ').collect();
         if let Some(&(at, _)) = parts.iter().find(|(_, p)| p.is_empty()) {

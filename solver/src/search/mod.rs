@@ -102,15 +102,28 @@ impl<R: Rules> Solver<R> {
             }
         }
         let pv = self.principal_variation(pos);
-        Solution { lower: value, upper: value, best_move: best, pv, nodes: self.nodes.load(std::sync::atomic::Ordering::Relaxed), elapsed: started.elapsed() }
+        Solution {
+            lower: value,
+            upper: value,
+            best_move: best,
+            pv,
+            nodes: self.nodes.load(std::sync::atomic::Ordering::Relaxed),
+            elapsed: started.elapsed(),
+        }
     }
 
     /// The value of every legal move of `pos`, best first.
     pub fn analyse_moves(&self, pos: &R::Position, _limits: &Limits) -> Vec<MoveValue> {
-        let mut values: Vec<MoveValue> = self.rules.legal_moves(pos).as_slice().iter().map(|&mv| {
-            let v = self.move_value(pos, mv);
-            MoveValue { mv, lower: v, upper: v }
-        }).collect();
+        let mut values: Vec<MoveValue> = self
+            .rules
+            .legal_moves(pos)
+            .as_slice()
+            .iter()
+            .map(|&mv| {
+                let v = self.move_value(pos, mv);
+                MoveValue { mv, lower: v, upper: v }
+            })
+            .collect();
         values.sort_by_key(|m| -m.lower);
         values
     }
