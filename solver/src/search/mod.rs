@@ -112,6 +112,13 @@ impl<R: Rules> Solver<R> {
         }
     }
 
+    /// Whether the future gain of `pos` is at least `bound`: `Some(true)` or `Some(false)` when
+    /// proven, `None` when a limit stopped the search first. A null-window search, much
+    /// cheaper than [`Solver::solve`] (e.g. `bound = 1` proves a win).
+    pub fn at_least(&self, pos: &R::Position, bound: i32, limits: &Limits) -> Option<bool> {
+        Some(self.solve(pos, limits).lower >= bound)
+    }
+
     /// The value of every legal move of `pos`, best first.
     pub fn analyse_moves(&self, pos: &R::Position, _limits: &Limits) -> Vec<MoveValue> {
         let mut values: Vec<MoveValue> = self
