@@ -54,9 +54,11 @@
 //! - [`composition`]: the perfect index of boards with `k` seeds (rank and unrank).
 //! - [`rules`]: the [`rules::Rules`] trait through which the search and tables see any game.
 //! - [`perft`]: move-tree leaf counts.
+//! - [`opening`]: the best single turn, a fast proof of a forced win.
 
 pub mod composition;
 pub mod dakon;
+pub mod opening;
 pub mod oracle;
 pub mod perft;
 pub mod rules;
