@@ -110,7 +110,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         let solver = (!args.opening_only).then(|| Solver::new(rules, config.clone(), oracle));
         let plan = Plan { turn_nodes: args.opening_nodes, search: solver.as_ref().map(|s| (s, &limits)), tables };
         let row = board::verify(board, &plan);
-        let line = if args.json { report::json(&row).to_string() } else { report::table_line(&row) };
+        let line = if args.json { report::json(&row) } else { report::table_line(&row) };
         progress.suspend(|| writeln!(stdout, "{line}").and_then(|()| stdout.flush()))?;
         progress.inc(1);
         rows.push(row);

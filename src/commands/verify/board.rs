@@ -6,6 +6,8 @@ use dakon_solver::dakon::{Dakon, Player, Position};
 use dakon_solver::opening::{best_turn, TurnLimits};
 use dakon_solver::search::{Limits, Solution, Solver};
 
+use crate::line::absolute_line;
+
 /// A board size: holes per row and seeds per hole at the start.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Board {
@@ -58,14 +60,8 @@ impl PlayedTurn {
     /// Plays `moves` (rules-level: counted in player 0's sowing direction) from `start`.
     /// `None` if a move is not legal where it is played (a broken line from elsewhere).
     fn replay(start: &Position, moves: &[u8]) -> Option<PlayedTurn> {
-        let mut position = *start;
-        let mut holes = Vec::with_capacity(moves.len());
-        for &mv in moves {
-            let hole = position.absolute_hole(position.mover(), mv as usize);
-            position = position.play_hole(hole).ok()?.0;
-            holes.push(hole);
-        }
-        Some(PlayedTurn { holes, stored: position.store(Player::Zero) as u32 })
+        let (holes, end) = absolute_line(start, moves);
+        (holes.len() == moves.len()).then(|| PlayedTurn { holes, stored: end.store(Player::Zero) as u32 })
     }
 }
 

@@ -2,9 +2,9 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use serde_json::{json, Value};
+use serde::Serialize;
 
-use super::board::{PlayedTurn, Row};
+use super::board::Row;
 
 /// The header of the aligned table.
 pub fn table_header() -> String {
@@ -49,50 +49,83 @@ fn value(row: &Row) -> String {
     }
 }
 
-fn opening(row: &Row) -> String {
-    let Some(turn) = &row.opening else { return "-".to_string() };
-    let holes: Vec<String> = turn.holes.iter().map(usize::to_string).collect();
-    let kind = if row.opening_optimal { "optimal" } else { "most stored" };
-    format!("{} ({kind})", holes.join(" "))
-}
-
-fn turn_json(turn: &Option<PlayedTurn>) -> (Value, Value) {
-    match turn {
-        Some(t) => (json!(t.holes), json!(t.stored)),
-        None => (Value::Null, Value::Null),
+fn opening_kind(row: &Row) -> &'static str {
+    if row.opening_optimal {
+        "optimal"
+    } else {
+        "most stored"
     }
 }
 
-/// One row as a JSON object.
-pub fn json(row: &Row) -> Value {
-    let (opening, opening_stored) = turn_json(&row.opening);
-    let (proof_opening, proof_stored) = turn_json(&row.turn_proof.turn);
-    json!({
-        "holes": row.board.holes,
-        "seeds": row.board.seeds,
-        "total": row.board.total(),
-        "status": status(row),
-        "exact": row.exact(),
-        "value": if row.exact() { json!(row.lower) } else { Value::Null },
-        "lower": row.lower,
-        "upper": row.upper,
-        "first_player": row.verdict(),
-        "proof": row.proof.name(),
-        "opening": opening,
-        "opening_stored": opening_stored,
-        "opening_kind": if row.opening_optimal { "optimal" } else { "most stored" },
-        "turn_proof": {
-            "opening": proof_opening,
-            "stored": proof_stored,
-            "lower": row.turn_proof.lower,
-            "nodes": row.turn_proof.nodes,
-            "complete": row.turn_proof.complete,
+fn opening(row: &Row) -> String {
+    let Some(turn) = &row.opening else { return "-".to_string() };
+    let holes: Vec<String> = turn.holes.iter().map(usize::to_string).collect();
+    format!("{} ({})", holes.join(" "), opening_kind(row))
+}
+
+/// One row as JSON.
+#[derive(Serialize)]
+struct JsonRow<'a> {
+    holes: usize,
+    seeds: u32,
+    total: u32,
+    status: &'static str,
+    exact: bool,
+    value: Option<i32>,
+    lower: i32,
+    upper: i32,
+    first_player: &'static str,
+    proof: &'static str,
+    opening: Option<&'a [usize]>,
+    opening_stored: Option<u32>,
+    opening_kind: &'static str,
+    turn_proof: JsonTurnProof<'a>,
+    nodes: u64,
+    seconds: f64,
+    tables: bool,
+    interrupted: bool,
+}
+
+/// The opening-turn proof as JSON, whatever opening the row shows.
+#[derive(Serialize)]
+struct JsonTurnProof<'a> {
+    opening: Option<&'a [usize]>,
+    stored: Option<u32>,
+    lower: i32,
+    nodes: u64,
+    complete: bool,
+}
+
+/// One row as a line of JSON.
+pub fn json(row: &Row) -> String {
+    let proof = &row.turn_proof;
+    let json = JsonRow {
+        holes: row.board.holes,
+        seeds: row.board.seeds,
+        total: row.board.total(),
+        status: status(row),
+        exact: row.exact(),
+        value: row.exact().then_some(row.lower),
+        lower: row.lower,
+        upper: row.upper,
+        first_player: row.verdict(),
+        proof: row.proof.name(),
+        opening: row.opening.as_ref().map(|t| t.holes.as_slice()),
+        opening_stored: row.opening.as_ref().map(|t| t.stored),
+        opening_kind: opening_kind(row),
+        turn_proof: JsonTurnProof {
+            opening: proof.turn.as_ref().map(|t| t.holes.as_slice()),
+            stored: proof.turn.as_ref().map(|t| t.stored),
+            lower: proof.lower,
+            nodes: proof.nodes,
+            complete: proof.complete,
         },
-        "nodes": row.nodes,
-        "seconds": (row.seconds * 1000.0).round() / 1000.0,
-        "tables": row.tables,
-        "interrupted": row.interrupted,
-    })
+        nodes: row.nodes,
+        seconds: (row.seconds * 1000.0).round() / 1000.0,
+        tables: row.tables,
+        interrupted: row.interrupted,
+    };
+    serde_json::to_string(&json).expect("rows are plain data")
 }
 
 /// The settings of a run, for the Markdown report.
