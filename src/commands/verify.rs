@@ -85,10 +85,10 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<(), CliError> {
     let boards = boards(&args)?;
-    let search = SearchArgs { threads: args.threads, tt_mb: args.tt_mb, time_limit: Some(args.budget), node_limit: None };
     if !(args.budget.is_finite() && args.budget >= 0.0) {
         return Err(CliError::Input(format!("--budget must be a number of seconds, 0 or more; found {}", args.budget)));
     }
+    let search = SearchArgs { threads: args.threads, tt_mb: args.tt_mb, time_limit: Some(args.budget), node_limit: None };
     let (config, limits) = (search.config(), search.limits());
     let progress = progress_bar(boards.len());
     let mut rows = Vec::new();
