@@ -41,11 +41,13 @@ fn positions(count: usize, seed: u64) -> Vec<Position> {
     found
 }
 
+/// What each input line should give: its line number and the position or the malformed text.
+type Expected = Vec<(u64, Result<Position, &'static str>)>;
+
 const MALFORMED: [&str; 4] = ["garbage", "1,2/3 0/0 0", "1,1/1,1 0/0 2", "1,1/1,x 0/0 0"];
 
 /// An input file: positions, with comments, blank lines and malformed lines mixed in.
-/// Returns the text and, per input line number, the position or the malformed text.
-fn input(count: usize) -> (String, Vec<(u64, Result<Position, &'static str>)>) {
+fn input(count: usize) -> (String, Expected) {
     let mut text = String::from("# a test batch\n\n");
     let mut expected = Vec::new();
     let mut line = 2;
