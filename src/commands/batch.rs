@@ -19,6 +19,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use self::input::Item;
 use crate::cli_error::CliError;
 use crate::search_args::{interrupt_flag, SearchArgs};
+use crate::table_memory;
 use crate::tables_arg::ProbeArgs;
 
 /// Solve every position of a file, one per line, and write one JSON object per input position
@@ -142,15 +143,19 @@ fn read_input(args: &Args) -> Result<Vec<u8>, CliError> {
 
 /// One solver per board size in the batch, sharing the transposition table memory.
 fn solvers(todo: &[&Item], args: &Args) -> Result<HashMap<usize, Solver<Dakon>>, CliError> {
-    let mut sizes: Vec<usize> = todo.iter().filter_map(|item| item.position.as_ref().ok()).map(|p| p.holes()).collect();
-    sizes.sort_unstable();
-    sizes.dedup();
-    let tt_bytes = args.search.config().tt_bytes / sizes.len().max(1);
+    // The most seeds on the board among the positions of each size.
+    let mut sizes: BTreeMap<usize, u32> = BTreeMap::new();
+    for position in todo.iter().filter_map(|item| item.position.as_ref().ok()) {
+        let seeds = sizes.entry(position.holes()).or_default();
+        *seeds = (*seeds).max(position.seeds_on_board());
+    }
+    let share = args.search.config().tt_bytes / sizes.len().max(1);
     let mut solvers = HashMap::new();
-    for holes in sizes {
+    for (holes, seeds) in sizes {
         let rules = Dakon::new(holes).map_err(|e| CliError::Input(e.to_string()))?;
         // Parallelism comes from solving several positions at once, one thread each.
-        solvers.insert(holes, Solver::new(rules, Config { threads: 1, tt_bytes }, args.probe.open(rules)?));
+        let config = Config { threads: 1, tt_bytes: table_memory::capped(share, holes, seeds) };
+        solvers.insert(holes, Solver::new(rules, config, args.probe.open(rules)?));
     }
     Ok(solvers)
 }

@@ -11,13 +11,14 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use dakon_solver::dakon::{Dakon, Position, MAX_HOLES};
-use dakon_solver::search::Solver;
+use dakon_solver::search::{Config, Solver};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use self::board::{Board, Plan};
 use self::number_list::NumberList;
 use crate::cli_error::CliError;
 use crate::search_args::{interrupt_flag, SearchArgs};
+use crate::table_memory;
 use crate::tables_arg::{ProbeArgs, TablesArgs};
 
 /// Decide the opening of each board with the first player (player 0) to move: the value (final
@@ -107,7 +108,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }
         let oracle = args.probe.open(rules)?;
         let tables = oracle.is_some();
-        let solver = (!args.opening_only).then(|| Solver::new(rules, config.clone(), oracle));
+        let config = Config { tt_bytes: table_memory::capped(config.tt_bytes, board.holes, board.total()), ..config.clone() };
+        let solver = (!args.opening_only).then(|| Solver::new(rules, config, oracle));
         let plan = Plan { turn_nodes: args.opening_nodes, search: solver.as_ref().map(|s| (s, &limits)), tables };
         let row = board::verify(board, &plan);
         let line = if args.json { report::json(&row) } else { report::table_line(&row) };
