@@ -3,15 +3,18 @@
 //!
 //! Games start from the 5x5 and 6x6 openings; each player usually plays the move that stores
 //! the most at once (a greedy beginner) and sometimes a random move. Positions are sampled along
-//! the way once at most `--max-seeds` seeds are left on the board, a few per game.
+//! anywhere in the game (with at most `--max-seeds` seeds left on the board), a few per game.
 //!
 //! ```text
-//! cargo run --release -p dakon-solver --example gen-positions -- --count 1000 --max-seeds 36 --seed 1
+//! cargo run --release -p dakon-solver --example gen-positions -- --count 1000 --max-seeds 72 --seed 1
 //! ```
 
 use dakon_solver::dakon::Position;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+
+/// Positions taken from each game.
+const PER_GAME: usize = 3;
 
 struct Options {
     count: usize,
@@ -20,7 +23,7 @@ struct Options {
 }
 
 fn options() -> Result<Options, String> {
-    let mut options = Options { count: 1000, max_seeds: 36, seed: 1 };
+    let mut options = Options { count: 1000, max_seeds: 72, seed: 1 };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
@@ -64,14 +67,19 @@ fn main() {
     while written < options.count {
         let holes = if rng.gen_bool(0.5) { 5 } else { 6 };
         let mut position = Position::start(holes, holes as u32).expect("a valid start");
-        let mut sampled = 0;
-        while !position.is_over() && sampled < 4 && written < options.count {
-            if position.seeds_on_board() <= options.max_seeds && rng.gen_bool(0.25) {
-                println!("{position}");
-                sampled += 1;
-                written += 1;
+        let mut game = Vec::new();
+        while !position.is_over() {
+            if position.seeds_on_board() <= options.max_seeds {
+                game.push(position);
             }
             position = position.play_hole(choose(&position, &mut rng)).expect("a legal hole").0;
+        }
+        // A few positions from anywhere in the game, in the order they were played.
+        let mut picked: Vec<usize> = rand::seq::index::sample(&mut rng, game.len(), game.len().min(PER_GAME)).into_vec();
+        picked.sort_unstable();
+        for index in picked.into_iter().take(options.count - written) {
+            println!("{}", game[index]);
+            written += 1;
         }
     }
 }
