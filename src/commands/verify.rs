@@ -125,7 +125,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
             budget: if args.opening_only { "none (opening turns only)".to_string() } else { format!("{} s", args.budget) },
             threads: config.threads,
             tt_mb: args.tt_mb,
-            tables: if args.probe.no_tables { "off".to_string() } else { args.probe.tables.dir().display().to_string() },
+            tables: if args.probe.no_tables {
+                "off (--no-tables)".to_string()
+            } else {
+                let used = rows.iter().filter(|r| r.tables).count();
+                format!("{}, present for {used} of {} boards", args.probe.tables.dir().display(), rows.len())
+            },
         };
         std::fs::write(path, report::markdown(&rows, &settings, finished))
             .map_err(|e| CliError::Failure(format!("cannot write the report {}: {e}", path.display())))?;
