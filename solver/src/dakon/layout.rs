@@ -1,8 +1,8 @@
 //! Where each hole lives in a [`Position`](super::Position)'s bytes, and the precomputed masks
-//! that sow a whole lap with two wide additions.
+//! that sow a whole lap with two vector additions.
 //!
-//! A position keeps its 256 bits as two `u128` *lanes*, one per player, the player to move
-//! first. Within a lane, byte `r` (for `r < n`) is the owner's hole `r` counted in the owner's
+//! A position keeps its seeds in 32 bytes: two *lanes* of 16, one per player, the player to
+//! move first. Within a lane, byte `r` (for `r < n`) is the owner's hole `r` counted in the owner's
 //! sowing direction, and byte 15 is the owner's store:
 //!
 //! ```text
@@ -21,8 +21,6 @@
 
 /// Most holes per row.
 pub const MAX_HOLES: usize = 9;
-/// Most cycle slots in a lap: `2 * MAX_HOLES + 1`.
-pub(crate) const MAX_CYCLE: usize = 2 * MAX_HOLES + 1;
 /// The byte of a lane that holds the store.
 pub(crate) const STORE_BYTE: usize = 15;
 
