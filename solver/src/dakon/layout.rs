@@ -60,6 +60,12 @@ impl Lanes {
         self.0[byte & 31]
     }
 
+    /// Bit `b` set for each non-empty byte `b` of the mover's lane.
+    #[inline(always)]
+    pub fn nonzero_mask(&self) -> u32 {
+        self.0[..16].iter().enumerate().fold(0, |bits, (b, &seeds)| bits | (((seeds != 0) as u32) << b))
+    }
+
     /// Empties the byte at `byte` and returns what it held.
     #[inline(always)]
     pub fn take(&mut self, byte: usize) -> u8 {
@@ -72,11 +78,14 @@ impl Lanes {
         self.0[byte & 31] += seeds;
     }
 
-    /// Adds `mask`, byte by byte (no byte overflows: at most 255 seeds).
+    /// One lap as whole-width operations: lifts `hand` seeds from byte `origin` and adds
+    /// `mask`. (Writing the lifted byte alone and then reading the whole lanes back would
+    /// stall the processor's store forwarding on every relay.)
     #[inline(always)]
-    pub fn add(&mut self, mask: &Lanes) {
-        for (byte, add) in self.0.iter_mut().zip(mask.0) {
-            *byte = byte.wrapping_add(add);
+    pub fn sow(&mut self, mask: &Lanes, origin: usize, hand: u8) {
+        let select = &SELECT[origin & 31].0;
+        for ((byte, add), pick) in self.0.iter_mut().zip(mask.0).zip(select) {
+            *byte = byte.wrapping_add(add).wrapping_sub(hand & pick);
         }
     }
 
@@ -113,8 +122,6 @@ pub(crate) struct Layout {
     pub range: [[Lanes; 32]; 32],
     /// One seed in every cycle slot (a whole round).
     pub full: Lanes,
-    /// `byte[c]`: the byte (0..32, lane-major) of cycle slot `c`.
-    pub byte: [u8; 32],
     /// The bytes of one row's holes in a lane.
     pub row_mask: u128,
     /// `lap[seeds]`: (whole rounds, seeds left over) of a lap of `seeds` seeds.
@@ -125,6 +132,17 @@ pub(crate) struct Layout {
 
 /// Slots a lap can travel from its start (a start slot plus up to 255 seeds), padded.
 const WRAP: usize = 512;
+
+/// `SELECT[b]`: all bits of byte `b` set, for lifting the seeds of one byte.
+static SELECT: [Lanes; 32] = {
+    let mut select = [Lanes([0; 32]); 32];
+    let mut b = 0;
+    while b < 32 {
+        select[b].0[b] = 0xFF;
+        b += 1;
+    }
+    select
+};
 
 /// `LAYOUTS[n]` for `n` in `1..=9` (index 0 is unused).
 pub(crate) static LAYOUTS: [Layout; MAX_HOLES + 1] = layouts();
@@ -156,15 +174,13 @@ const fn plus(a: Lanes, b: Lanes) -> Lanes {
 }
 
 const fn layout(holes: usize) -> Layout {
-    let mut layout =
-        Layout { range: [[Lanes([0; 32]); 32]; 32], full: Lanes([0; 32]), byte: [0; 32], row_mask: 0, lap: [(0, 0); 256], wrap: [0; WRAP] };
+    let mut layout = Layout { range: [[Lanes([0; 32]); 32]; 32], full: Lanes([0; 32]), row_mask: 0, lap: [(0, 0); 256], wrap: [0; WRAP] };
     if holes == 0 {
         return layout;
     }
     let cycle = 2 * holes + 1;
     let mut slot = 0;
     while slot < cycle {
-        layout.byte[slot] = cycle_byte(holes, slot) as u8;
         layout.full = plus(layout.full, one_at(cycle_byte(holes, slot)));
         slot += 1;
     }

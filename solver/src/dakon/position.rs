@@ -334,11 +334,10 @@ impl Position {
     #[inline]
     pub fn moves(&self) -> crate::rules::MoveList {
         let mut list = crate::rules::MoveList::new();
-        let mut own = self.lanes.lane(0) & LAYOUTS[self.holes()].row_mask;
-        while own != 0 {
-            let byte = own.trailing_zeros() / 8;
-            list.push(byte as u8);
-            own &= !(0xFFu128 << (8 * byte));
+        let mut holes = self.lanes.nonzero_mask() & ((1 << self.holes) - 1);
+        while holes != 0 {
+            list.push(holes.trailing_zeros() as u8);
+            holes &= holes - 1;
         }
         list
     }
@@ -387,8 +386,12 @@ impl Position {
         let layout = &LAYOUTS[n];
         let mut lanes = self.lanes;
         let store_before = lanes.get(STORE_BYTE);
+        // The byte of cycle slot `s`: own holes, then the store (byte 15), then the
+        // opponent's holes from byte 16.
+        let byte_of = |s: usize| if s < n { s } else { s + STORE_BYTE - n };
         let mut slot = r;
-        let mut hand = lanes.take(r) as usize;
+        let mut slot_byte = r;
+        let mut hand = lanes.get(r) as usize;
         debug_assert!(hand > 0, "hole {r} is empty");
         let mut laps = 1;
         let mut capture = None;
@@ -397,22 +400,31 @@ impl Position {
             // One lap: lift the hole, then `hand / cycle` whole rounds and one seed in each of
             // the next `hand % cycle` slots.
             let next = if slot + 1 == cycle { 0 } else { slot + 1 };
-            let (rounds, rest) = layout.lap[hand & 255];
-            lanes.add(&layout.range[next & 31][rest as usize & 31]);
+            let (rounds, rest, last) = if hand < cycle {
+                let end = slot + hand;
+                (0, hand, if end >= cycle { end - cycle } else { end })
+            } else {
+                let (rounds, rest) = layout.lap[hand & 255];
+                (rounds, rest as usize, layout.wrap[(slot + hand) & 511] as usize)
+            };
+            // Read the landing hole before this lap's sowing, so that the next lap need not
+            // wait for it: it gains `rounds` seeds, plus the last one unless it is the origin.
+            let last_byte = byte_of(last);
+            let before = lanes.get(last_byte);
+            lanes.sow(&layout.range[next & 31][rest & 31], slot_byte, hand as u8);
             if rounds != 0 {
                 lanes.add_times(&layout.full, rounds);
             }
-            let last = layout.wrap[(slot + hand) & 511] as usize;
             if last == n {
                 extra_move = true;
                 break last;
             }
-            let byte = layout.byte[last & 31] as usize;
-            let landed = lanes.get(byte);
+            let landed = if rest == 0 { rounds } else { before + rounds + 1 };
             if landed > 1 {
                 // Relay: the hole, the last seed included, is lifted by the next lap.
-                hand = lanes.take(byte) as usize;
+                hand = landed as usize;
                 slot = last;
+                slot_byte = last_byte;
                 laps += 1;
                 continue;
             }
