@@ -11,6 +11,17 @@ fn main() {
     let (holes, seeds, threads, mb) = (args[0], args[1], args[2], args[3]);
     let solver = Solver::new(Dakon::new(holes).unwrap(), Config { threads, tt_bytes: mb << 20 }, None);
     let started = Instant::now();
-    let s = solver.solve(&Position::start(holes, seeds as u32).unwrap(), &Limits::default());
-    println!("{holes}x{seeds} threads {threads}: value [{}, {}] best {:?} nodes {} time {:.3}s pv {:?}", s.lower, s.upper, s.best_move, s.nodes, started.elapsed().as_secs_f64(), s.pv);
+    let start = Position::start(holes, seeds as u32).unwrap();
+    let s = solver.solve(&start, &Limits::default());
+    let end = s.pv.iter().fold(start, |p, &mv| p.play(mv as usize).0);
+    println!(
+        "{holes}x{seeds} threads {threads}: value [{}, {}] best {:?} nodes {} time {:.3}s pv {:?} ends in {end} (over: {})",
+        s.lower,
+        s.upper,
+        s.best_move,
+        s.nodes,
+        started.elapsed().as_secs_f64(),
+        s.pv,
+        end.is_over()
+    );
 }

@@ -106,6 +106,17 @@ impl Solution {
     }
 }
 
+/// The answer of [`Solver::prove_at_least`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AtLeast {
+    /// Whether the future gain is at least the bound: `None` when a limit stopped the search.
+    pub holds: Option<bool>,
+    /// Positions visited.
+    pub nodes: u64,
+    /// Time spent.
+    pub elapsed: Duration,
+}
+
 /// The value of one move of a position, for the player to move there.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveValue {
@@ -188,14 +199,23 @@ impl<R: Rules> Solver<R> {
     /// proven, `None` when a limit stopped the search first. A single null-window search, much
     /// cheaper than [`Solver::solve`] (e.g. `bound = 1` proves a win).
     pub fn at_least(&self, pos: &R::Position, bound: i32, limits: &Limits) -> Option<bool> {
-        if self.rules.legal_moves(pos).is_empty() {
-            return Some(self.rules.terminal_gain(pos) >= bound);
-        }
-        let k = self.rules.seeds_on_board(pos) as i32;
-        if bound <= -k || bound > k {
-            return Some(bound <= -k);
-        }
-        null_window(self, pos, bound, &Budget::new(limits)).map(|(value, _)| value >= bound)
+        self.prove_at_least(pos, bound, limits).holds
+    }
+
+    /// [`Solver::at_least`] with the work it took.
+    pub fn prove_at_least(&self, pos: &R::Position, bound: i32, limits: &Limits) -> AtLeast {
+        let budget = Budget::new(limits);
+        let holds = if self.rules.legal_moves(pos).is_empty() {
+            Some(self.rules.terminal_gain(pos) >= bound)
+        } else {
+            let k = self.rules.seeds_on_board(pos) as i32;
+            if bound <= -k || bound > k {
+                Some(bound <= -k)
+            } else {
+                null_window(self, pos, bound, &budget).map(|(value, _)| value >= bound)
+            }
+        };
+        AtLeast { holds, nodes: budget.nodes(), elapsed: budget.started().elapsed() }
     }
 
     /// The value of every legal move of `pos` (the future gain of `pos` if that move is

@@ -9,7 +9,13 @@ use crate::rules::Rules;
 
 /// The best line from `pos`, whose exact future gain is `value`, starting with `first` when it
 /// is already proven optimal. The line stops early if the budget runs out.
-pub(crate) fn principal_variation<R: Rules>(solver: &Solver<R>, pos: &R::Position, value: i32, first: Option<u8>, budget: &Budget) -> Vec<u8> {
+pub(crate) fn principal_variation<R: Rules>(
+    solver: &Solver<R>,
+    pos: &R::Position,
+    value: i32,
+    first: Option<u8>,
+    budget: &Budget,
+) -> Vec<u8> {
     let rules = &solver.rules;
     let mut line = Vec::new();
     let (mut pos, mut value) = (*pos, value);

@@ -40,7 +40,11 @@ const NO_MOVE: u8 = 0xFF;
 
 impl Bounds {
     fn pack(self) -> u64 {
-        (self.lower as u16 as u64) | (self.upper as u16 as u64) << 16 | (self.mv.unwrap_or(NO_MOVE) as u64) << 32 | (self.work as u64) << 40 | IN_USE
+        (self.lower as u16 as u64)
+            | (self.upper as u16 as u64) << 16
+            | (self.mv.unwrap_or(NO_MOVE) as u64) << 32
+            | (self.work as u64) << 40
+            | IN_USE
     }
 
     fn unpack(word: u64) -> Bounds {
