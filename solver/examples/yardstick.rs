@@ -82,5 +82,9 @@ fn main() {
         }
     }
     let seconds = started.elapsed().as_secs_f64();
-    println!("yardstick {holes}x{seeds}: future gain {lower}, nodes {}, {seconds:.3} s, {:.0} nodes/s", yardstick.nodes, yardstick.nodes as f64 / seconds);
+    println!(
+        "yardstick {holes}x{seeds}: future gain {lower}, nodes {}, {seconds:.3} s, {:.0} nodes/s",
+        yardstick.nodes,
+        yardstick.nodes as f64 / seconds
+    );
 }

@@ -8,8 +8,8 @@
 //! - [`tt`]: the shared transposition table of proven bounds, keyed by the full lossless key,
 //!   with a fixed memory budget;
 //! - [`ordering`]: table move, extra moves, then biggest gains first;
-//! - [`driver`]: the sequence of null-window tests (bisection, then MTD(f)) that closes the
-//!   bracket of proven bounds;
+//! - [`driver`]: the sequence of null-window tests (the top first, then bisection) that
+//!   closes the bracket of proven bounds;
 //! - [`parallel`]: all worker threads search each test together (shared table, simplified
 //!   ABDADA); [`budget`]: time, node and Ctrl-C limits;
 //! - [`pv`]: the principal variation, every move proven optimal.
@@ -185,7 +185,7 @@ impl<R: Rules> Solver<R> {
             return Solution { lower: value, upper: value, best_move: None, pv: Vec::new(), nodes: 0, elapsed: budget.started().elapsed() };
         }
         let k = self.rules.seeds_on_board(pos) as i32;
-        let bracket = narrow(self, pos, Bracket { lower: -k, upper: k, best_move: None }, 0, &budget);
+        let bracket = narrow(self, pos, Bracket::seeds(k), k, &budget);
         let pv = if bracket.is_exact() { principal_variation(self, pos, bracket.lower, bracket.best_move, &budget) } else { Vec::new() };
         let best_move = pv.first().copied().or(bracket.best_move).or_else(|| {
             let tt_move = self.table.probe(&self.rules.key(pos)).and_then(|b| b.mv);
@@ -222,18 +222,15 @@ impl<R: Rules> Solver<R> {
     /// played), best first, ties by move. Moves a limit stopped keep the bounds proven so far.
     pub fn analyse_moves(&self, pos: &R::Position, limits: &Limits) -> Vec<MoveValue> {
         let budget = Budget::new(limits);
-        let mut best = 0;
         let mut values: Vec<MoveValue> = Vec::new();
         for &mv in self.rules.legal_moves(pos).as_slice() {
             let step = self.rules.play(pos, mv);
             let k = self.rules.seeds_on_board(&step.next) as i32;
             let sign = if step.same_mover { 1 } else { -1 };
-            // Start from the value of the best move so far: most moves are close to it.
-            let guess = sign * (best - step.gain);
-            let child = narrow(self, &step.next, Bracket { lower: -k, upper: k, best_move: None }, guess, &budget);
+            // Solve the child as `solve` would: first ask whether its mover takes every seed.
+            let child = narrow(self, &step.next, Bracket::seeds(k), k, &budget);
             let (a, b) = (step.gain + sign * child.lower, step.gain + sign * child.upper);
             let (lower, upper) = (a.min(b), a.max(b));
-            best = if values.is_empty() { lower } else { best.max(lower) };
             values.push(MoveValue { mv, lower, upper });
         }
         values.sort_by_key(|m| (Reverse(m.lower), Reverse(m.upper), m.mv));
