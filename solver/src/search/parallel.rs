@@ -60,7 +60,7 @@ impl Busy {
 /// `(target - 1, target)` on every worker of the solver. Returns the fail-soft value (`>= target`
 /// with the move that proved it, or `< target`), or `None` if the budget ran out first.
 pub(crate) fn null_window<R: Rules>(solver: &Solver<R>, pos: &R::Position, target: i32, budget: &Budget) -> Option<(i32, Option<u8>)> {
-    if budget.is_exhausted() {
+    if !budget.charge(0) {
         return None;
     }
     let abort = AtomicBool::new(false);
