@@ -212,7 +212,13 @@ impl<R: Rules> Solver<R> {
             if bound <= -k || bound > k {
                 Some(bound <= -k)
             } else {
-                null_window(self, pos, bound, &budget).map(|(value, _)| value >= bound)
+                // Whether the mover takes every seed is cheap to settle and often true in
+                // sowing games (see `driver`); its fail-soft answer may already decide.
+                let top = if bound < k { null_window(self, pos, k, &budget) } else { None };
+                match top {
+                    Some((value, _)) if value >= k || value < bound => Some(value >= bound),
+                    _ => null_window(self, pos, bound, &budget).map(|(value, _)| value >= bound),
+                }
             }
         };
         AtLeast { holds, nodes: budget.nodes(), elapsed: budget.started().elapsed() }

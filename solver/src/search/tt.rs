@@ -17,6 +17,7 @@
 //! keeps the result that cost the most work (log2 of the nodes spent proving it), the second
 //! takes everything else. A new result for a key already present updates that entry in place.
 
+use std::alloc::Layout;
 use std::cell::UnsafeCell;
 use std::hash::{Hash, Hasher};
 use std::mem::MaybeUninit;
@@ -106,36 +107,61 @@ impl<K: Copy> Bucket<K> {
 
 /// A fixed-size, thread-safe table of proven bounds.
 pub(crate) struct Table<K> {
-    buckets: Box<[Bucket<K>]>,
+    /// The allocation: zeroed, with room to align the buckets to a cache line.
+    raw: *mut u8,
+    layout: Layout,
+    buckets: *const Bucket<K>,
     mask: usize,
+}
+
+// SAFETY: the table owns its allocation; shared access goes through `Bucket`, which is `Sync`.
+unsafe impl<K: Send> Send for Table<K> {}
+unsafe impl<K: Send> Sync for Table<K> {}
+
+impl<K> Drop for Table<K> {
+    fn drop(&mut self) {
+        // SAFETY: `raw` was allocated with `layout` in `Table::new`.
+        unsafe { std::alloc::dealloc(self.raw, self.layout) }
+    }
 }
 
 impl<K: Copy + Eq + Hash + Send> Table<K> {
     /// A table of at most `bytes` bytes (rounded down to a power of two buckets, at least one).
+    ///
+    /// The memory is allocated zeroed with the alignment of `malloc`, which the system maps
+    /// lazily, so that even a large table costs nothing until it is used (an allocation
+    /// aligned to 64 bytes would be cleared page by page at once); the buckets start at the
+    /// first cache line inside it.
+    ///
+    /// # Panics
+    /// Aborts through [`std::alloc::handle_alloc_error`] if the memory cannot be allocated.
     pub fn new(bytes: usize) -> Self {
-        let wanted = (bytes / std::mem::size_of::<Bucket<K>>()).max(1);
+        let size = std::mem::size_of::<Bucket<K>>();
+        let wanted = (bytes / size).max(1);
         let count = if wanted.is_power_of_two() { wanted } else { wanted.next_power_of_two() / 2 };
-        let layout = std::alloc::Layout::array::<Bucket<K>>(count).expect("table size overflows");
-        // SAFETY: all-zero bytes are a valid bucket (lock free, both entries EMPTY, keys
-        // uninitialised), and the pointer comes from the global allocator with this layout.
-        let buckets = unsafe {
-            let ptr = std::alloc::alloc_zeroed(layout) as *mut Bucket<K>;
-            if ptr.is_null() {
+        let layout = Layout::from_size_align(count * size + size, 16).expect("table size overflows");
+        // SAFETY: the layout has a non-zero size; all-zero bytes are a valid bucket (lock free,
+        // both entries EMPTY, keys uninitialised), and `count` buckets fit after the aligned
+        // start because `size` (a multiple of the alignment) bytes were added.
+        unsafe {
+            let raw = std::alloc::alloc_zeroed(layout);
+            if raw.is_null() {
                 std::alloc::handle_alloc_error(layout);
             }
-            Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, count))
-        };
-        Table { buckets, mask: count - 1 }
+            let buckets = raw.add(raw.align_offset(std::mem::align_of::<Bucket<K>>())) as *const Bucket<K>;
+            Table { raw, layout, buckets, mask: count - 1 }
+        }
     }
 
     /// Bytes used by the table.
     pub fn bytes(&self) -> usize {
-        self.buckets.len() * std::mem::size_of::<Bucket<K>>()
+        (self.mask + 1) * std::mem::size_of::<Bucket<K>>()
     }
 
     #[inline]
     fn bucket(&self, key: &K) -> &Bucket<K> {
-        &self.buckets[(hash(key) as usize) & self.mask]
+        // SAFETY: the index is at most `mask`, and `mask + 1` buckets were allocated.
+        unsafe { &*self.buckets.add((hash(key) as usize) & self.mask) }
     }
 
     /// The bounds stored for `key`, if any (a bucket busy with another thread counts as a miss).
