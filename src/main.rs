@@ -4,6 +4,7 @@ mod cli_error;
 mod commands;
 mod position_arg;
 mod search_args;
+mod spinner;
 mod tables_arg;
 
 use clap::{Parser, Subcommand};
