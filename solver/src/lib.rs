@@ -61,3 +61,4 @@ pub mod oracle;
 pub mod perft;
 pub mod rules;
 pub mod search;
+pub mod tables;
