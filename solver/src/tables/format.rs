@@ -25,7 +25,7 @@ pub const CODEC_ZSTD: u32 = 1;
 /// for zstd to find the regularities.
 pub const BLOCK_ENTRIES: u32 = 1 << 18;
 /// The zstd compression level the builder uses.
-pub const ZSTD_LEVEL: i32 = 12;
+pub const ZSTD_LEVEL: i32 = 15;
 /// The largest header accepted (a guard against absurd lengths in a damaged file).
 pub const MAX_HEADER_BYTES: u64 = 1 << 12;
 
