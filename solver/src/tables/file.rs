@@ -46,9 +46,12 @@ impl TableFile {
             return Err(TableError::Version { path: path.into(), expected: VERSION, found: version });
         }
         let mut rest: &[u8] = &head;
-        let header: Header = format::bincode_options()
-            .deserialize_from(&mut rest)
-            .map_err(|e| TableError::corrupt(path, format!("unreadable header: {e}")))?;
+        let header: Header = format::bincode_options().deserialize_from(&mut rest).map_err(|e| match *e {
+            bincode::ErrorKind::Io(ref io) if io.kind() == std::io::ErrorKind::UnexpectedEof && (head.len() as u64) < MAX_HEADER_BYTES => {
+                TableError::corrupt(path, format!("truncated: file is {size} bytes, the header does not fit"))
+            }
+            _ => TableError::corrupt(path, format!("unreadable header: {e}")),
+        })?;
         let header_len = (head.len() - rest.len()) as u64;
         if header.codec != CODEC_ZSTD {
             return Err(mismatch(path, "codec", CODEC_ZSTD, header.codec));
