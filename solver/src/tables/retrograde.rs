@@ -62,6 +62,7 @@ pub(crate) fn solve_tier<R: Rules>(
     let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
 
     // First pass: every position's level, and each chunk's range of levels.
+    progress.set_message("ordering by level");
     let ranges: Vec<(u8, u8)> = tier
         .bytes
         .par_chunks(CHUNK)
@@ -80,6 +81,7 @@ pub(crate) fn solve_tier<R: Rules>(
         .collect::<Result<_, TableError>>()?;
     let (first, last) = ranges.iter().fold((u8::MAX, 0), |(lo, hi), &(a, b)| (lo.min(a), hi.max(b)));
 
+    progress.set_message("");
     for level in first..=last {
         if stopped() {
             return Ok(None);
