@@ -70,15 +70,41 @@ fn three_hole_tiers_match_minimax() {
 
 #[test]
 fn four_hole_tiers_match_minimax() {
-    check_board(4, 9);
+    check_board(4, 12);
 }
 
 #[test]
 fn five_hole_tiers_match_minimax() {
-    check_board(5, 7);
+    check_board(5, 9);
 }
 
 #[test]
 fn six_hole_tiers_match_minimax() {
-    check_board(6, 5);
+    check_board(6, 7);
+}
+
+/// The contract the builder relies on: a move that keeps every seed on the board lowers
+/// `tier_order`.
+#[test]
+fn moves_within_a_tier_lower_the_tier_order() {
+    for holes in 1..=5 {
+        let rules = Dakon::new(holes).unwrap();
+        for seeds in 0..=7 {
+            for index in 0..rules.tier_size(seeds) {
+                let pos = rules.position_at(seeds, index);
+                for &mv in rules.legal_moves(&pos).as_slice() {
+                    let step = rules.play(&pos, mv);
+                    if rules.seeds_on_board(&step.next) == seeds {
+                        assert!(rules.tier_order(&step.next) < rules.tier_order(&pos), "{pos}, move {mv}");
+                        assert!(step.gain == 0 && !step.same_mover, "{pos}, move {mv}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn seven_hole_tiers_match_minimax() {
+    check_board(7, 6);
 }
