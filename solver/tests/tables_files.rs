@@ -126,3 +126,13 @@ fn no_tables_means_none_and_max_seeds_is_the_contiguous_prefix() {
     assert_eq!(tables.max_seeds(), 3);
     assert_eq!(tables.probe(&rules.position_at(5, 0)), None);
 }
+
+#[test]
+fn tiers_beyond_one_byte_values_are_refused() {
+    let rules = Dakon::new(1).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let error = build_tiers(&rules, dir.path(), 128, &BuildOptions::default()).unwrap_err();
+    assert_eq!(error.to_string(), "tier 128: values need more than one byte above 127 seeds");
+    // Everything below was built and kept.
+    assert!(tier_path(&rules, dir.path(), 127).exists());
+}
