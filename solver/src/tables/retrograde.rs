@@ -69,6 +69,9 @@ pub(crate) fn solve_tier<R: Rules>(
         .enumerate()
         .map(|(c, chunk)| {
             let mut range = (u8::MAX, 0u8);
+            if stopped() {
+                return Ok(range);
+            }
             for (j, byte) in chunk.iter().enumerate() {
                 let pos = rules.position_at(seeds, (c * CHUNK + j) as u64);
                 let level = u8::try_from(rules.tier_order(&pos))
@@ -84,10 +87,13 @@ pub(crate) fn solve_tier<R: Rules>(
     progress.set_message("");
     for level in first..=last {
         if stopped() {
-            return Ok(None);
+            break;
         }
         tier.bytes.par_chunks(CHUNK).enumerate().filter(|(c, _)| (ranges[*c].0..=ranges[*c].1).contains(&level)).try_for_each(
             |(c, chunk)| {
+                if stopped() {
+                    return Ok(()); // the tier is dropped anyway
+                }
                 let mut done = 0;
                 for (j, byte) in chunk.iter().enumerate() {
                     let index = (c * CHUNK + j) as u64;
@@ -104,7 +110,7 @@ pub(crate) fn solve_tier<R: Rules>(
             },
         )?;
     }
-    Ok(Some(bytes))
+    Ok(if stopped() { None } else { Some(bytes) })
 }
 
 /// The value of one position: the best move's gain plus (or minus, when the turn passes)
