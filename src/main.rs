@@ -2,6 +2,7 @@
 
 mod cli_error;
 mod commands;
+mod line;
 mod position_arg;
 mod search_args;
 mod spinner;

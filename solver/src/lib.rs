@@ -55,9 +55,11 @@
 //! - [`rules`]: the [`rules::Rules`] trait through which the search and tables see any game.
 //! - [`perft`]: move-tree leaf counts.
 //! - [`tables`]: endgame tables: the retrograde builder, the file format and the probing oracle.
+//! - [`opening`]: the best single turn, a fast proof of a forced win.
 
 pub mod composition;
 pub mod dakon;
+pub mod opening;
 pub mod oracle;
 pub mod perft;
 pub mod rules;
