@@ -5,6 +5,7 @@ mod commands;
 mod line;
 mod position_arg;
 mod search_args;
+mod spinner;
 mod table_memory;
 mod tables_arg;
 

@@ -17,7 +17,7 @@ pub struct Args {
     position: PositionArgs,
     /// The holes to lift, in order (numbered as in `dakon show`).
     #[arg(value_name = "HOLE", required = true)]
-    holes: Vec<usize>,
+    moves: Vec<usize>,
     /// One JSON object per move, one per line.
     #[arg(long)]
     json: bool,
@@ -25,7 +25,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<(), CliError> {
     let mut position = args.position.position()?;
-    for (i, &hole) in args.holes.iter().enumerate() {
+    for (i, &hole) in args.moves.iter().enumerate() {
         let (next, outcome) =
             position.play_hole(hole).map_err(|e| CliError::Input(format!("move {} (hole {hole}) in position '{position}': {e}", i + 1)))?;
         if args.json {

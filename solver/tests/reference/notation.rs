@@ -1,0 +1,35 @@
+//! The reference's own notation: `<holes 0..n-1>/<holes n..2n-1> <S1>/<S0> <player>`.
+
+use super::Board;
+
+/// The notation of a board.
+pub fn format(board: &Board) -> String {
+    let row = |holes: &[u32]| holes.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+    let n = board.n;
+    format!("{}/{} {}/{} {}", row(&board.holes[..n]), row(&board.holes[n..]), board.stores[1], board.stores[0], board.to_move)
+}
+
+/// Reads a well-formed line (test data only: it checks just enough to avoid misreading).
+///
+/// # Errors
+/// A short description of the first problem found.
+pub fn parse(line: &str) -> Result<Board, String> {
+    let fields: Vec<&str> = line.split(' ').collect();
+    let [holes, stores, player] = fields[..] else { return Err(format!("expected 3 fields in '{line}'")) };
+    let numbers = |text: &str, sep: char| -> Result<Vec<u32>, String> {
+        text.split(sep).map(|t| t.parse::<u32>().map_err(|e| format!("'{t}' in '{line}': {e}"))).collect()
+    };
+    let rows: Vec<&str> = holes.split('/').collect();
+    let [top, bottom] = rows[..] else { return Err(format!("expected two rows in '{line}'")) };
+    let (top, bottom) = (numbers(top, ',')?, numbers(bottom, ',')?);
+    let stores = numbers(stores, '/')?;
+    if top.len() != bottom.len() || stores.len() != 2 {
+        return Err(format!("rows or stores malformed in '{line}'"));
+    }
+    let to_move = match player {
+        "0" => 0,
+        "1" => 1,
+        _ => return Err(format!("bad player in '{line}'")),
+    };
+    Ok(Board { n: top.len(), holes: top.into_iter().chain(bottom).collect(), stores: [stores[1], stores[0]], to_move })
+}
