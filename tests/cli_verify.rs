@@ -130,8 +130,15 @@ fn bad_options_are_refused_with_status_2() {
 }
 
 #[test]
-fn build_tables_says_it_is_not_available_yet() {
-    let output = dakon(&["verify", "--holes", "2", "--build-tables"]);
-    assert_eq!(output.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("not available"));
+fn build_tables_builds_what_the_board_needs_and_uses_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().to_str().unwrap();
+    let built = dakon(&["verify", "--holes", "2,3", "--build-tables", "--tables-dir", tables, "--json"]);
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    assert!(std::fs::read_dir(dir.path()).unwrap().count() > 0, "no table written");
+    let without = dakon(&["verify", "--holes", "2,3", "--no-tables", "--json"]);
+    for (with, without) in json_lines(&built).iter().zip(json_lines(&without)) {
+        assert_eq!((&with["tables"], &without["tables"]), (&Value::Bool(true), &Value::Bool(false)));
+        assert_eq!((&with["value"], &with["exact"]), (&without["value"], &without["exact"]));
+    }
 }

@@ -11,7 +11,9 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use dakon_solver::dakon::{Dakon, Position, MAX_HOLES};
+use dakon_solver::rules::Rules;
 use dakon_solver::search::{Config, Solver};
+use dakon_solver::tables::{build_tiers, BuildOptions};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use self::board::{Board, Plan};
@@ -73,8 +75,10 @@ pub struct Args {
     tt_mb: usize,
     #[command(flatten)]
     probe: ProbeArgs,
-    /// Build the endgame tables each board needs before searching it.
-    #[arg(long)]
+    /// Build the endgame tables for each board before searching it: every tier up to the most
+    /// seeds whose tables hold at most 20 million positions (tiers present are kept), into
+    /// --tables-dir.
+    #[arg(long, conflicts_with = "no_tables")]
     build_tables: bool,
     /// One JSON object per board per line instead of the table.
     #[arg(long)]
@@ -104,7 +108,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
         progress.set_message(format!("{}x{}", board.holes, board.seeds));
         let rules = Dakon::new(board.holes).map_err(|e| CliError::Input(e.to_string()))?;
         if args.build_tables {
-            build_tables_for(board, &args.probe.tables)?;
+            progress.set_message(format!("{}x{}: building endgame tables", board.holes, board.seeds));
+            build_tables_for(board, &args.probe.tables, config.threads)?;
+            progress.set_message(format!("{}x{}", board.holes, board.seeds));
         }
         let oracle = args.probe.open(rules)?;
         let tables = oracle.is_some();
@@ -166,20 +172,35 @@ fn boards(args: &Args) -> Result<Vec<Board>, CliError> {
     Ok(boards)
 }
 
-/// Builds the endgame tables `board` needs into `tables`.
-///
-/// **Wiring point** for the table builder (`dakon_solver::tables::build_tiers`): this is the
-/// only call site of `--build-tables`.
+/// Most positions the tables built by `--build-tables` hold per board size: seconds of work
+/// on a workstation, while the search does the rest.
+const BUILD_POSITIONS: u64 = 20_000_000;
+
+/// Builds (or completes) the endgame tables for `board` in `tables`: every tier of up to the
+/// most seeds whose tables together hold at most [`BUILD_POSITIONS`] positions. Tiers already
+/// present are kept.
 ///
 /// # Errors
-/// [`CliError::Failure`] until the table builder is wired in.
-fn build_tables_for(board: Board, tables: &TablesArgs) -> Result<(), CliError> {
-    Err(CliError::Failure(format!(
-        "--build-tables: building tables for {}x{} into {} is not available in this build yet",
-        board.holes,
-        board.seeds,
-        tables.dir().display()
-    )))
+/// [`CliError::Failure`] if a table cannot be written or a present one is damaged, or if
+/// Ctrl-C stopped the build.
+fn build_tables_for(board: Board, tables: &TablesArgs, threads: usize) -> Result<(), CliError> {
+    let rules = Dakon::new(board.holes).map_err(|e| CliError::Input(e.to_string()))?;
+    let mut positions = 0u64;
+    let mut max_seeds = 0;
+    for seeds in 1..=board.total().min(i8::MAX as u32) {
+        positions = positions.saturating_add(rules.tier_size(seeds));
+        if positions > BUILD_POSITIONS {
+            break;
+        }
+        max_seeds = seeds;
+    }
+    let options = BuildOptions { threads, progress: false, stop: Some(interrupt_flag()) };
+    let report = build_tiers(&rules, &tables.dir(), max_seeds, &options)
+        .map_err(|e| CliError::Failure(format!("--build-tables: {}x{}: {e}", board.holes, board.seeds)))?;
+    if report.interrupted {
+        return Err(CliError::Failure("--build-tables: interrupted; the tiers finished are kept".to_string()));
+    }
+    Ok(())
 }
 
 fn progress_bar(boards: usize) -> ProgressBar {

@@ -2,10 +2,11 @@
 
 use std::time::Instant;
 
-use dakon_solver::dakon::{Dakon, Position, Side};
+use dakon_solver::dakon::{Dakon, Position};
 use dakon_solver::search::{Limits, MoveValue, Solver};
 use serde::Serialize;
 
+use crate::commands::solve::store_difference;
 use crate::line::absolute_line;
 
 /// The result for one position. Values are final store differences, player to move minus
@@ -51,7 +52,7 @@ pub struct Failed<'a> {
 /// Solves `position` (input line `line`) within `limits`.
 pub fn solve(solver: &Solver<Dakon>, line: u64, position: &Position, limits: &Limits, all_moves: bool) -> Solved {
     let started = Instant::now();
-    let stores = position.store_of_side(Side::Mover) as i32 - position.store_of_side(Side::Opponent) as i32;
+    let stores = store_difference(position);
     let solution = solver.solve(position, limits);
     let moves = all_moves.then(|| {
         let limits = Limits { time: limits.time.map(|t| t.saturating_sub(started.elapsed())), ..limits.clone() };
