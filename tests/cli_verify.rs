@@ -107,7 +107,7 @@ fn table_and_markdown_report() {
     assert!(lines[2].split_whitespace().take(4).eq(["3", "3", "18", "exact"]), "{table}");
     let markdown = std::fs::read_to_string(&report).unwrap();
     for needle in
-        ["Date: ", "Machine: ", "Program: dakon ", "Settings: budget 60 s", "| 3 | 3 | 18 | exact |", "dakon play start --holes N"]
+        ["Date: ", "Machine: ", "Program: dakon ", "Settings: budget 60 s", "| 3 | 3 | 18 | exact |", "dakon play start --holes N", "## Opening-turn proofs"]
     {
         assert!(markdown.contains(needle), "'{needle}' missing from\n{markdown}");
     }

@@ -135,7 +135,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 "off (--no-tables)".to_string()
             } else {
                 let used = rows.iter().filter(|r| r.tables).count();
-                format!("{}, present for {used} of {} boards", args.probe.tables.dir().display(), rows.len())
+                format!("from {}: present for {used} of {} boards", args.probe.tables.dir().display(), rows.len())
             },
         };
         std::fs::write(path, report::markdown(&rows, &settings, finished))

@@ -49,6 +49,11 @@ fn value(row: &Row) -> String {
     }
 }
 
+/// Holes separated by spaces, as `dakon play` takes them.
+fn holes_text(holes: &[usize]) -> String {
+    holes.iter().map(usize::to_string).collect::<Vec<_>>().join(" ")
+}
+
 fn opening_kind(row: &Row) -> &'static str {
     if row.opening_optimal {
         "optimal"
@@ -59,8 +64,7 @@ fn opening_kind(row: &Row) -> &'static str {
 
 fn opening(row: &Row) -> String {
     let Some(turn) = &row.opening else { return "-".to_string() };
-    let holes: Vec<String> = turn.holes.iter().map(usize::to_string).collect();
-    format!("{} ({})", holes.join(" "), opening_kind(row))
+    format!("{} ({})", holes_text(&turn.holes), opening_kind(row))
 }
 
 /// One row as JSON.
@@ -146,9 +150,10 @@ pub fn markdown(rows: &[Row], settings: &Settings, finished: bool) -> String {
     out.push_str(&format!("- Program: dakon {}\n", env!("CARGO_PKG_VERSION")));
     out.push_str(&format!("- Command: `{}`\n", settings.command));
     out.push_str(&format!(
-        "- Settings: budget {} per board, {} threads, {} MiB transposition table, endgame tables: {}\n",
+        "- Settings: budget {} per board, {} threads, {} MiB transposition table, endgame tables {}\n",
         settings.budget, settings.threads, settings.tt_mb, settings.tables
     ));
+    out.push_str(&format!("- Total time: {:.1} s\n", rows.iter().map(|r| r.seconds).sum::<f64>()));
     if !finished {
         out.push_str("- **Interrupted**: the rows below are the boards done before Ctrl-C.\n");
     }
@@ -175,6 +180,15 @@ pub fn markdown(rows: &[Row], settings: &Settings, finished: bool) -> String {
             row.nodes,
             row.seconds,
         ));
+    }
+    out.push_str("\n## Opening-turn proofs\n\nThe first turn storing the most seeds that the turn search found on each board, whatever proof the row above uses. Stores never shrink, so it proves a final difference of at least 2 x stored - total.\n\n");
+    out.push_str("| holes | seeds | stored | proves at least | turns searched | opening turn |\n|---:|---:|---:|---:|---|---|\n");
+    for row in rows {
+        let proof = &row.turn_proof;
+        let turn = proof.turn.as_ref().map_or("-".to_string(), |t| holes_text(&t.holes));
+        let stored = proof.turn.as_ref().map_or("-".to_string(), |t| t.stored.to_string());
+        let searched = if proof.complete { format!("all ({} moves)", proof.nodes) } else { format!("{} moves (budget)", proof.nodes) };
+        out.push_str(&format!("| {} | {} | {stored} | {:+} | {searched} | {turn} |\n", row.board.holes, row.board.seeds, proof.lower));
     }
     out.push_str(
         "\nProofs: *exact search*: the search finished; *opening turn*: the first turn stores more than half of \
