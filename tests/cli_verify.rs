@@ -106,9 +106,15 @@ fn table_and_markdown_report() {
         .eq(["holes", "seeds", "total", "status", "value", "first", "proof", "stored", "nodes", "seconds", "opening"]));
     assert!(lines[2].split_whitespace().take(4).eq(["3", "3", "18", "exact"]), "{table}");
     let markdown = std::fs::read_to_string(&report).unwrap();
-    for needle in
-        ["Date: ", "Machine: ", "Program: dakon ", "Settings: budget 60 s", "| 3 | 3 | 18 | exact |", "dakon play start --holes N", "## Opening-turn proofs"]
-    {
+    for needle in [
+        "Date: ",
+        "Machine: ",
+        "Program: dakon ",
+        "Settings: budget 60 s",
+        "| 3 | 3 | 18 | exact |",
+        "dakon play start --holes N",
+        "## Opening-turn proofs",
+    ] {
         assert!(markdown.contains(needle), "'{needle}' missing from\n{markdown}");
     }
 }
@@ -140,5 +146,23 @@ fn build_tables_builds_what_the_board_needs_and_uses_it() {
     for (with, without) in json_lines(&built).iter().zip(json_lines(&without)) {
         assert_eq!((&with["tables"], &without["tables"]), (&Value::Bool(true), &Value::Bool(false)));
         assert_eq!((&with["value"], &with["exact"]), (&without["value"], &without["exact"]));
+    }
+}
+
+#[test]
+fn large_board_values_follow_from_their_optimal_opening() {
+    // The search's exact value on a traditional board is re-proved here: play the reported
+    // opening, then solve what is left (a few seeds) by plain minimax.
+    let output = dakon(&["verify", "--holes", "7,9", "--json", "--tt-mb", "256", "--threads", "1"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let mut memo = HashMap::new();
+    for row in json_lines(&output) {
+        let holes = row["holes"].as_u64().unwrap() as usize;
+        assert_eq!(row["exact"], true, "{row}");
+        assert_eq!(row["opening_kind"], "optimal");
+        let start = Position::start(holes, holes as u32).unwrap();
+        let after = replay_opening(&start, &holes_of(&row, "opening"), &row["opening_stored"]);
+        assert!(after.seeds_on_board() <= 12, "too much left for the minimax: {after}");
+        assert_eq!(Some(value_for_first_player(&after, &mut memo) as i64), row["value"].as_i64(), "{row}");
     }
 }
