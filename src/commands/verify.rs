@@ -6,7 +6,7 @@ mod number_list;
 mod report;
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
@@ -16,7 +16,7 @@ use dakon_solver::search::{Config, Solver};
 use dakon_solver::tables::{build_tiers, BuildOptions};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use self::board::{Board, Plan};
+use self::board::{Board, Plan, Row};
 use self::number_list::NumberList;
 use crate::cli_error::CliError;
 use crate::search_args::{interrupt_flag, SearchArgs};
@@ -126,30 +126,38 @@ pub fn run(args: Args) -> Result<(), CliError> {
     progress.finish_and_clear();
     let finished = rows.len() == boards.len() && !rows.iter().any(|r| r.interrupted);
     if let Some(path) = &args.out {
-        let settings = report::Settings {
-            command: std::env::args().collect::<Vec<_>>().join(" "),
-            budget: if args.opening_only { "none (opening turns only)".to_string() } else { format!("{} s", args.budget) },
-            threads: config.threads,
-            tt_mb: args.tt_mb,
-            tables: if args.probe.no_tables {
-                "off (--no-tables)".to_string()
-            } else {
-                let used = rows.iter().filter(|r| r.tables).count();
-                format!("from {}: present for {used} of {} boards", args.probe.tables.dir().display(), rows.len())
-            },
-        };
-        std::fs::write(path, report::markdown(&rows, &settings, finished))
-            .map_err(|e| CliError::Failure(format!("cannot write the report {}: {e}", path.display())))?;
+        write_report(path, &args, &rows, config.threads, finished)?;
     }
     if finished {
         Ok(())
     } else {
         Err(CliError::Failure(format!(
-            "interrupted after {} of {} boards (the last one with the bounds proven so far)",
+            "interrupted after {} of {} boards (a board cut short shows the bounds proven so far)",
             rows.len(),
             boards.len()
         )))
     }
+}
+
+/// Writes the Markdown report of the run to `path`.
+///
+/// # Errors
+/// [`CliError::Failure`] if the file cannot be written.
+fn write_report(path: &Path, args: &Args, rows: &[Row], threads: usize, finished: bool) -> Result<(), CliError> {
+    let settings = report::Settings {
+        command: std::env::args().collect::<Vec<_>>().join(" "),
+        budget: if args.opening_only { "none (opening turns only)".to_string() } else { format!("{} s", args.budget) },
+        threads,
+        tt_mb: args.tt_mb,
+        tables: if args.probe.no_tables {
+            "off (--no-tables)".to_string()
+        } else {
+            let used = rows.iter().filter(|r| r.tables).count();
+            format!("from {}: present for {used} of {} boards", args.probe.tables.dir().display(), rows.len())
+        },
+    };
+    std::fs::write(path, report::markdown(rows, &settings, finished))
+        .map_err(|e| CliError::Failure(format!("cannot write the report {}: {e}", path.display())))
 }
 
 /// The boards the options ask for, checked.
