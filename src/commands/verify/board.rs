@@ -175,8 +175,10 @@ pub fn verify(board: Board, plan: &Plan) -> Row {
                 row.opening = Some(turn);
                 row.opening_optimal = true;
             }
-        } else if row.lower > 0 || row.upper < 0 || row.exact() {
+        } else if row.lower > 0 {
             row.proof = if row.lower > solution.lower { Proof::OpeningTurn } else { Proof::SearchBound };
+        } else if row.upper < 0 || row.exact() {
+            row.proof = Proof::SearchBound;
         }
     } else if row.lower > 0 {
         row.proof = Proof::OpeningTurn;
