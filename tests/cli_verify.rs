@@ -166,3 +166,18 @@ fn large_board_values_follow_from_their_optimal_opening() {
         assert_eq!(Some(value_for_first_player(&after, &mut memo) as i64), row["value"].as_i64(), "{row}");
     }
 }
+
+#[test]
+fn a_budget_too_small_gives_bounds_and_the_opening_turn_still_proves_the_win() {
+    let output = dakon(&["verify", "--holes", "9", "--budget", "0", "--tt-mb", "64", "--json"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let rows = json_lines(&output);
+    let row = &rows[0];
+    assert_eq!((&row["status"], &row["exact"], &row["value"]), (&"bounds".into(), &false.into(), &Value::Null), "{row}");
+    assert_eq!((&row["first_player"], &row["proof"]), (&"win".into(), &"opening turn".into()));
+    assert_eq!(row["lower"], row["turn_proof"]["lower"]);
+    assert!(row["lower"].as_i64().unwrap() > 0 && row["upper"].as_i64().unwrap() <= 162);
+    let start = Position::start(9, 9).unwrap();
+    let after = replay_opening(&start, &holes_of(row, "opening"), &row["opening_stored"]);
+    assert_eq!(row["lower"].as_i64(), Some(2 * after.store(Player::Zero) as i64 - 162));
+}
