@@ -253,3 +253,18 @@ fn missing_input_file_is_bad_input() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("/nonexistent/positions.txt"));
 }
+
+#[test]
+fn time_limit_gives_proven_bounds() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = Position::start(9, 9).unwrap();
+    let file = write(dir.path(), "in.txt", &format!("{start}\n1,0/0,2 0/0 0\n"));
+    let output = dakon(&["batch", &file, "--time-limit", "0.01", "--tt-mb", "64"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let records = json_lines(&output);
+    let big = &records[0];
+    assert_eq!((&big["exact"], &big["value"]), (&false.into(), &Value::Null), "{big}");
+    let (lower, upper) = (big["lower"].as_i64().unwrap(), big["upper"].as_i64().unwrap());
+    assert!(-162 <= lower && lower < upper && upper <= 162, "{big}");
+    assert_eq!((&records[1]["exact"], &records[1]["value"]), (&true.into(), &(-1).into()));
+}
