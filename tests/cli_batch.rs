@@ -1,22 +1,21 @@
-//! `dakon batch`: results in input order and exact against a memoized minimax, error records,
+//! `dakon batch`: results in input order and exact against a memoized minimax on the
+//! independent rules reference, error records,
 //! resume after a kill, the same answers with 1 and 2 threads.
 
-#[allow(dead_code)]
+#[allow(dead_code, unused_imports)]
 mod memo_minimax;
 
-use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use dakon_solver::dakon::Position;
-use memo_minimax::{dakon, json_lines, move_value, play, value};
+use memo_minimax::{dakon, format, json_lines, play, Board, Minimax};
 use serde_json::Value;
 
 /// Positions from random games on small boards (a fixed-seed generator, so every run is the
 /// same).
-fn positions(count: usize, seed: u64) -> Vec<Position> {
+fn positions(count: usize, seed: u64) -> Vec<Board> {
     let mut state = seed;
     let mut next = move |bound: usize| {
         state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
@@ -25,13 +24,13 @@ fn positions(count: usize, seed: u64) -> Vec<Position> {
     let mut found = Vec::new();
     while found.len() < count {
         let holes = 2 + next(3);
-        let mut p = Position::start(holes, 2 + next(2) as u32).unwrap();
+        let mut p = Board::start(holes, 2 + next(2) as u32);
         for _ in 0..next(12) {
-            let moves = p.legal_holes();
+            let moves = p.moves();
             if moves.is_empty() {
                 break;
             }
-            p = p.play_hole(moves[next(moves.len())]).unwrap().0;
+            p = p.play(moves[next(moves.len())]).0;
         }
         // Small enough for any exact search, and for the minimax of these tests.
         if p.seeds_on_board() <= 14 {
@@ -42,7 +41,7 @@ fn positions(count: usize, seed: u64) -> Vec<Position> {
 }
 
 /// What each input line should give: its line number and the position or the malformed text.
-type Expected = Vec<(u64, Result<Position, &'static str>)>;
+type Expected = Vec<(u64, Result<Board, &'static str>)>;
 
 const MALFORMED: [&str; 4] = ["garbage", "1,2/3 0/0 0", "1,1/1,1 0/0 2", "1,1/1,x 0/0 0"];
 
@@ -63,7 +62,7 @@ fn input(count: usize) -> (String, Expected) {
             text.push_str("   # a comment line\n");
         }
         line += 1;
-        text.push_str(&format!("{p}{}\n", if i % 5 == 0 { "   # trailing comment" } else { "" }));
+        text.push_str(&format!("{}{}\n", format(&p), if i % 5 == 0 { "   # trailing comment" } else { "" }));
         expected.push((line, Ok(p)));
     }
     (text, expected)
@@ -94,9 +93,9 @@ fn holes(value: &Value) -> Vec<usize> {
 }
 
 /// Checks every record against the input and the minimax.
-fn check(records: &[Value], expected: &[(u64, Result<Position, &str>)]) {
+fn check(records: &[Value], expected: &[(u64, Result<Board, &str>)]) {
     assert_eq!(records.len(), expected.len());
-    let mut memo = HashMap::new();
+    let mut minimax = Minimax::default();
     for (record, (line, input)) in records.iter().zip(expected) {
         assert_eq!(record["line"].as_u64(), Some(*line), "{record}");
         match input {
@@ -105,8 +104,8 @@ fn check(records: &[Value], expected: &[(u64, Result<Position, &str>)]) {
                 assert!(record["error"].as_str().unwrap().contains("invalid position"), "{record}");
             }
             Ok(p) => {
-                assert_eq!(record["position"], p.to_string());
-                let v = value(p, &mut memo);
+                assert_eq!(record["position"], format(p));
+                let v = minimax.value(p);
                 assert_eq!((&record["value"], &record["lower"], &record["upper"]), (&v.into(), &v.into(), &v.into()), "{record}");
                 assert_eq!(record["exact"], true);
                 if p.is_over() {
@@ -114,12 +113,12 @@ fn check(records: &[Value], expected: &[(u64, Result<Position, &str>)]) {
                     continue;
                 }
                 let best = record["best_move"].as_u64().unwrap() as usize;
-                assert_eq!(move_value(p, best, &mut memo), v, "best move {best} of {record}");
+                assert_eq!(minimax.move_value(p, best), v, "best move {best} of {record}");
                 let pv = holes(&record["pv"]);
                 assert!(!pv.is_empty(), "{record}");
                 let end = play(p, &pv);
                 if end.is_over() {
-                    let end_value = if end.mover() == p.mover() { end.final_difference() } else { -end.final_difference() };
+                    let end_value = if end.to_move == p.to_move { minimax.value(&end) } else { -minimax.value(&end) };
                     assert_eq!(end_value, v, "the pv of {record} does not reach the value");
                 }
             }
@@ -141,11 +140,11 @@ fn results_in_input_order_exact_with_error_records() {
 #[test]
 fn all_moves_gives_every_move_best_first() {
     let dir = tempfile::tempdir().unwrap();
-    let list: Vec<Position> = positions(20, 3).into_iter().filter(|p| !p.is_over()).collect();
-    let text: String = list.iter().map(|p| format!("{p}\n")).collect();
+    let list: Vec<Board> = positions(20, 3).into_iter().filter(|p| !p.is_over()).collect();
+    let text: String = list.iter().map(|p| format!("{}\n", format(p))).collect();
     let output = dakon(&["batch", &write(dir.path(), "in.txt", &text), "--all-moves"]);
     assert!(output.status.success());
-    let mut memo = HashMap::new();
+    let mut minimax = Minimax::default();
     for (record, p) in json_lines(&output).iter().zip(&list) {
         let moves = record["moves"].as_array().unwrap();
         let mut played: Vec<usize> = moves.iter().map(|m| m["hole"].as_u64().unwrap() as usize).collect();
@@ -153,17 +152,17 @@ fn all_moves_gives_every_move_best_first() {
         assert!(values.windows(2).all(|w| w[0] >= w[1]), "not best first: {record}");
         assert_eq!(values[0], record["value"].as_i64().unwrap());
         for (hole, v) in played.iter().zip(&values) {
-            assert_eq!(move_value(p, *hole, &mut memo) as i64, *v, "hole {hole} of {p}");
+            assert_eq!(minimax.move_value(p, *hole) as i64, *v, "hole {hole} of {}", format(p));
         }
         played.sort_unstable();
-        assert_eq!(played, p.legal_holes());
+        assert_eq!(played, p.moves());
     }
 }
 
 #[test]
 fn stdin_and_exit_status_zero_without_failures() {
     let list = positions(15, 11);
-    let text: String = list.iter().map(|p| format!("{p}\n")).collect();
+    let text: String = list.iter().map(|p| format!("{}\n", format(p))).collect();
     let mut child = Command::new(env!("CARGO_BIN_EXE_dakon"))
         .args(["batch", "-"])
         .stdin(Stdio::piped())
@@ -257,7 +256,7 @@ fn missing_input_file_is_bad_input() {
 #[test]
 fn time_limit_gives_proven_bounds() {
     let dir = tempfile::tempdir().unwrap();
-    let start = Position::start(9, 9).unwrap();
+    let start = format(&Board::start(9, 9));
     let file = write(dir.path(), "in.txt", &format!("{start}\n1,0/0,2 0/0 0\n"));
     let output = dakon(&["batch", &file, "--time-limit", "0.01", "--tt-mb", "64"]);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));

@@ -1,14 +1,12 @@
-//! `dakon verify`: exact values on small boards against a memoized minimax, every opening
+//! `dakon verify`: exact values on small boards against a memoized minimax on the independent
+//! rules reference, every opening
 //! replayed with the rules engine, the opening-turn proofs on the traditional boards, reports
 //! and bad options.
 
-#[allow(dead_code)]
+#[allow(dead_code, unused_imports)]
 mod memo_minimax;
 
-use std::collections::HashMap;
-
-use dakon_solver::dakon::{Player, Position};
-use memo_minimax::{dakon, json_lines, play, value};
+use memo_minimax::{dakon, json_lines, play, Board, Minimax};
 use serde_json::Value;
 
 fn holes_of(row: &Value, field: &str) -> Vec<usize> {
@@ -17,26 +15,16 @@ fn holes_of(row: &Value, field: &str) -> Vec<usize> {
 
 /// Replays a reported opening: it must be one complete first turn of player 0 that stores what
 /// the row says. Returns the position after it.
-fn replay_opening(start: &Position, holes: &[usize], stored: &Value) -> Position {
-    let mut at = *start;
+fn replay_opening(start: &Board, holes: &[usize], stored: &Value) -> Board {
+    let mut at = start.clone();
     for (i, &hole) in holes.iter().enumerate() {
-        assert_eq!(at.mover(), Player::Zero, "hole {hole} of {holes:?} is played after the turn ended");
+        assert_eq!(at.to_move, 0, "hole {hole} of {holes:?} is played after the turn ended");
         at = play(&at, &[hole]);
         let last = i + 1 == holes.len();
-        assert_eq!(last, at.mover() != Player::Zero || at.is_over(), "the turn {holes:?} does not end at its last hole");
+        assert_eq!(last, at.to_move != 0 || at.is_over(), "the turn {holes:?} does not end at its last hole");
     }
-    assert_eq!(stored.as_u64(), Some(at.store(Player::Zero) as u64), "stored by {holes:?}");
+    assert_eq!(stored.as_u64(), Some(at.stores[0] as u64), "stored by {holes:?}");
     at
-}
-
-/// The exact value for player 0 of a position reached in a game from the start.
-fn value_for_first_player(p: &Position, memo: &mut HashMap<Position, i32>) -> i32 {
-    let v = value(p, memo);
-    if p.mover() == Player::Zero {
-        v
-    } else {
-        -v
-    }
 }
 
 #[test]
@@ -45,11 +33,11 @@ fn small_boards_are_exact_and_agree_with_minimax() {
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let rows = json_lines(&output);
     assert_eq!(rows.len(), 12);
-    let mut memo = HashMap::new();
+    let mut minimax = Minimax::default();
     for row in &rows {
         let (holes, seeds) = (row["holes"].as_u64().unwrap() as usize, row["seeds"].as_u64().unwrap() as u32);
-        let start = Position::start(holes, seeds).unwrap();
-        let expected = value(&start, &mut memo);
+        let start = Board::start(holes, seeds);
+        let expected = minimax.value(&start);
         assert_eq!(row["total"], 2 * holes as u32 * seeds);
         assert_eq!((row["exact"].as_bool(), row["status"].as_str()), (Some(true), Some("exact")), "{row}");
         assert_eq!((&row["value"], &row["lower"], &row["upper"]), (&expected.into(), &expected.into(), &expected.into()), "{row}");
@@ -63,7 +51,7 @@ fn small_boards_are_exact_and_agree_with_minimax() {
         // The opening of an exact row is optimal: playing it keeps the value.
         assert_eq!(row["opening_kind"], "optimal");
         let after = replay_opening(&start, &holes_of(row, "opening"), &row["opening_stored"]);
-        assert_eq!(value_for_first_player(&after, &mut memo), expected, "after the opening of {row}");
+        assert_eq!(minimax.value_for_player_0(&after), expected, "after the opening of {row}");
         // The opening-turn proof is replayable too and proves no more than the truth.
         let proof = &row["turn_proof"];
         replay_opening(&start, &holes_of(proof, "opening"), &proof["stored"]);
@@ -81,9 +69,9 @@ fn opening_turn_proves_a_win_on_every_traditional_board() {
         let holes = row["holes"].as_u64().unwrap() as usize;
         assert_eq!(row["seeds"].as_u64(), Some(holes as u64));
         let total = 2 * holes as i64 * holes as i64;
-        let start = Position::start(holes, holes as u32).unwrap();
+        let start = Board::start(holes, holes as u32);
         let after = replay_opening(&start, &holes_of(row, "opening"), &row["opening_stored"]);
-        let stored = after.store(Player::Zero) as i64;
+        let stored = after.stores[0] as i64;
         assert!(2 * stored > total, "{row}");
         assert_eq!(row["lower"].as_i64(), Some(2 * stored - total));
         assert_eq!(row["upper"].as_i64(), Some(total));
@@ -155,15 +143,15 @@ fn large_board_values_follow_from_their_optimal_opening() {
     // opening, then solve what is left (a few seeds) by plain minimax.
     let output = dakon(&["verify", "--holes", "7,9", "--json", "--tt-mb", "256", "--threads", "1"]);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    let mut memo = HashMap::new();
+    let mut minimax = Minimax::default();
     for row in json_lines(&output) {
         let holes = row["holes"].as_u64().unwrap() as usize;
         assert_eq!(row["exact"], true, "{row}");
         assert_eq!(row["opening_kind"], "optimal");
-        let start = Position::start(holes, holes as u32).unwrap();
+        let start = Board::start(holes, holes as u32);
         let after = replay_opening(&start, &holes_of(&row, "opening"), &row["opening_stored"]);
-        assert!(after.seeds_on_board() <= 12, "too much left for the minimax: {after}");
-        assert_eq!(Some(value_for_first_player(&after, &mut memo) as i64), row["value"].as_i64(), "{row}");
+        assert!(after.seeds_on_board() <= 12, "too much left for the minimax: {}", memo_minimax::format(&after));
+        assert_eq!(Some(minimax.value_for_player_0(&after) as i64), row["value"].as_i64(), "{row}");
     }
 }
 
@@ -177,7 +165,7 @@ fn a_budget_too_small_gives_bounds_and_the_opening_turn_still_proves_the_win() {
     assert_eq!((&row["first_player"], &row["proof"]), (&"win".into(), &"opening turn".into()));
     assert_eq!(row["lower"], row["turn_proof"]["lower"]);
     assert!(row["lower"].as_i64().unwrap() > 0 && row["upper"].as_i64().unwrap() <= 162);
-    let start = Position::start(9, 9).unwrap();
+    let start = Board::start(9, 9);
     let after = replay_opening(&start, &holes_of(row, "opening"), &row["opening_stored"]);
-    assert_eq!(row["lower"].as_i64(), Some(2 * after.store(Player::Zero) as i64 - 162));
+    assert_eq!(row["lower"].as_i64(), Some(2 * after.stores[0] as i64 - 162));
 }
