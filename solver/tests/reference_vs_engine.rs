@@ -207,17 +207,8 @@ fn random_playouts() {
 /// The rules' worked examples, through the reference: they check the reference itself.
 #[test]
 fn reference_follows_the_worked_examples() {
-    let examples = [
-        ("7,7,7,7,7,7,7/7,7,7,7,7,7,7 0/0 0", 7, "7,7,7,7,7,7,7/0,8,8,8,8,8,8 0/1 0"),
-        ("7,7,7,7,7,7,7/7,7,7,7,7,7,7 0/0 0", 13, "8,0,8,8,8,8,0/8,8,8,8,8,8,1 0/9 1"),
-        ("0,3,0,2,2/1,0,0,0,2 0/0 0", 9, "1,0,0,3,0/2,1,1,0,0 0/2 1"),
-        ("2,1,2,0,0/0,0,0,0,4 0/0 0", 9, "0,2,0,1,1/1,0,0,0,0 0/4 1"),
-        ("1,1,2,0,1/0,0,0,0,3 0/0 0", 9, "1,1,0,0,0/0,0,0,0,0 0/6 1"),
-        ("1,0/0,2 0/0 0", 3, "1,1/0,0 0/1 1"),
-        ("0,0/6,0 0/0 0", 2, "2,0/0,1 0/3 0"),
-        ("0,1/0,1 5/5 0", 3, "0,0/0,0 6/6 0"),
-        ("1,0,0/2,0,0 0/0 1", 0, "0,0,0/0,0,0 1/2 1"),
-    ];
+    let examples = notation::worked_examples();
+    assert_eq!(examples.len(), 9);
     for (before, hole, expected) in examples {
         let board = notation::parse(before).unwrap();
         assert_eq!(notation::format(&board), before);
