@@ -1,0 +1,18 @@
+//! `Position::start` with absurd seed counts must refuse them and say how many seeds that
+//! would be.
+
+use dakon_solver::dakon::Position;
+
+/// KNOWN BUG (position.rs, `Position::start`): the total `seeds * 2 * holes` is computed in
+/// `u32`, so it overflows for huge `--seeds`: debug builds panic ("attempt to multiply with
+/// overflow"), release builds wrap and report a wrong total (`--holes 1 --seeds 2147483648`
+/// says "found 510", `--seeds 4294967295` says "found 4294967294").
+#[test]
+fn start_refuses_huge_seed_counts_with_the_true_total() {
+    for (holes, seeds) in [(7, 19u32), (1, 1 << 31), (1, u32::MAX), (7, u32::MAX / 7), (9, 300_000_000)] {
+        let total = 2 * holes as u64 * seeds as u64;
+        let result = std::panic::catch_unwind(|| Position::start(holes, seeds));
+        let error = result.unwrap_or_else(|_| panic!("start({holes}, {seeds}) panicked")).expect_err("accepted");
+        assert!(error.to_string().contains(&format!("found {total} ")), "start({holes}, {seeds}): '{error}' should report {total} seeds");
+    }
+}
