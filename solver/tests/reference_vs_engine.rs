@@ -73,6 +73,8 @@ fn compare(board: &Board, context: &str, coverage: &mut Coverage) -> Vec<Board> 
     if board.is_over() {
         // The opponent will take every seed left on the board.
         assert_eq!(rules.terminal_gain(&pos), -(board.seeds_on_board() as i32), "{here}: terminal gain");
+        let (own, other) = (board.stores[board.to_move] as i32, board.stores[1 - board.to_move] as i32);
+        assert_eq!(pos.final_difference(), own - other - board.seeds_on_board() as i32, "{here}: final difference");
         coverage.finished += 1;
     }
     for hole in 0..=2 * board.n {
