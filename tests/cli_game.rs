@@ -66,6 +66,11 @@ fn check_move(line: &Value, board: &Board, hole: usize) -> Board {
     assert_eq!(line["captured"], report.capture.map_or(0, |c| c.1), "{here}");
     assert_eq!(line["capture"], report.capture.map(|c| capture_name(c.0)).map_or(Value::Null, Value::from), "{here}");
     assert_eq!(line["to_move"], after.to_move, "{here}");
+    assert_eq!(line["laps"], report.laps, "{here}");
+    assert_eq!(line["sown_into_store"], report.sown_into_store, "{here}");
+    assert_eq!(line["last_hole"], report.last_hole.map_or(Value::Null, Value::from), "{here}");
+    let sweep = report.sweep.map_or(Value::Null, |(to, seeds)| serde_json::json!({"to": to, "seeds": seeds}));
+    assert_eq!(line["sweep"], sweep, "{here}");
     after
 }
 

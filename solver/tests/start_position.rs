@@ -1,7 +1,25 @@
 //! `Position::start` with absurd seed counts must refuse them and say how many seeds that
 //! would be.
 
-use dakon_solver::dakon::Position;
+mod reference;
+
+use dakon_solver::dakon::{Position, PositionError};
+use reference::{notation, Board};
+
+#[test]
+fn start_matches_the_reference() {
+    for holes in 1..=9 {
+        for seeds in 0..=255 / (2 * holes as u32) {
+            let start = Position::start(holes, seeds).unwrap();
+            assert_eq!(start.to_string(), notation::format(&Board::start(holes, seeds)));
+        }
+        let seeds = 255 / (2 * holes as u32) + 1;
+        assert_eq!(Position::start(holes, seeds), Err(PositionError::TooManySeeds(2 * holes as u32 * seeds)));
+    }
+    for holes in [0, 10, 100] {
+        assert_eq!(Position::start(holes, 1), Err(PositionError::Holes(holes)));
+    }
+}
 
 /// KNOWN BUG (position.rs, `Position::start`): the total `seeds * 2 * holes` is computed in
 /// `u32`, so it overflows for huge `--seeds`: debug builds panic ("attempt to multiply with
