@@ -2,8 +2,10 @@
 
 mod cli_error;
 mod commands;
+mod line;
 mod position_arg;
 mod search_args;
+mod spinner;
 mod tables_arg;
 
 use clap::{Parser, Subcommand};

@@ -4,6 +4,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
+use clap::builder::TypedValueParser;
 use clap::Args;
 use dakon_solver::search::{Config, Limits};
 
@@ -11,13 +12,13 @@ use dakon_solver::search::{Config, Limits};
 #[derive(Args, Clone, Debug)]
 pub struct SearchArgs {
     /// Worker threads [default: all cores].
-    #[arg(long, value_name = "T")]
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=1024).map(usize::from))]
     pub threads: Option<usize>,
-    /// Transposition table memory in MiB.
-    #[arg(long, default_value_t = 1024, value_name = "MIB")]
+    /// Transposition table memory in MiB (16 bytes of key and 16 of bounds per entry).
+    #[arg(long, default_value_t = 1024, value_name = "MIB", value_parser = clap::value_parser!(u32).range(1..=1 << 20).map(|v| v as usize))]
     pub tt_mb: usize,
     /// Stop after this many seconds and report proven bounds instead of the exact value.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub time_limit: Option<f64>,
     /// Stop after visiting this many positions and report proven bounds.
     #[arg(long, value_name = "NODES")]
@@ -34,6 +35,16 @@ impl SearchArgs {
     /// The limits these options ask for, stopped also by Ctrl-C.
     pub fn limits(&self) -> Limits {
         Limits { time: self.time_limit.map(Duration::from_secs_f64), nodes: self.node_limit, stop: Some(interrupt_flag()) }
+    }
+}
+
+/// A time limit: a finite number of seconds, zero or more.
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    let seconds: f64 = text.trim().parse().map_err(|_| format!("expected a number of seconds, found '{text}'"))?;
+    if seconds.is_finite() && seconds >= 0.0 {
+        Ok(seconds)
+    } else {
+        Err(format!("expected zero or more seconds, found {seconds}"))
     }
 }
 

@@ -54,10 +54,14 @@
 //! - [`composition`]: the perfect index of boards with `k` seeds (rank and unrank).
 //! - [`rules`]: the [`rules::Rules`] trait through which the search and tables see any game.
 //! - [`perft`]: move-tree leaf counts.
+//! - [`tables`]: endgame tables: the retrograde builder, the file format and the probing oracle.
+//! - [`opening`]: the best single turn, a fast proof of a forced win.
 
 pub mod composition;
 pub mod dakon;
+pub mod opening;
 pub mod oracle;
 pub mod perft;
 pub mod rules;
 pub mod search;
+pub mod tables;

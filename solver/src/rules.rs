@@ -112,4 +112,9 @@ pub trait Rules: Send + Sync {
     /// The position at `index` in tier `seeds`: the inverse of [`Rules::index`], with empty
     /// stores (they do not change the future gain).
     fn position_at(&self, seeds: u32, index: u64) -> Self::Position;
+    /// The order in which the endgame-table builder solves the positions of one tier: for
+    /// every legal move of `pos` whose successor has as many seeds on the board as `pos`,
+    /// `tier_order(next) < tier_order(pos)`. (Dakon: the seeds weighted by their distance to
+    /// their owner's store, which every turn that stores nothing lowers.)
+    fn tier_order(&self, pos: &Self::Position) -> u32;
 }

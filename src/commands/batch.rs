@@ -1,11 +1,251 @@
-//! `dakon batch` (placeholder: not implemented yet).
+//! `dakon batch`: solve a file of positions, in parallel, into JSON Lines.
 
+mod input;
+mod record;
+mod resume;
+
+use std::collections::{BTreeMap, HashMap};
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use dakon_solver::dakon::Dakon;
+use dakon_solver::search::{Config, Limits, Solver};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use self::input::Item;
 use crate::cli_error::CliError;
+use crate::search_args::{interrupt_flag, SearchArgs};
+use crate::tables_arg::ProbeArgs;
 
-/// Not implemented yet.
+/// Solve every position of a file, one per line, and write one JSON object per input position
+/// (JSON Lines) in input order.
+///
+/// Input: one position per line in the notation ("1,2,0/0,3,1 4/2 0"); `#` starts a comment;
+/// blank lines are skipped; `-` reads standard input. Line numbers in the output are those of
+/// the input.
+///
+/// Output records: {"line", "position", "value", "exact", "lower", "upper", "best_move", "pv",
+/// "nodes", "seconds"} where values are final store differences, player to move minus
+/// opponent (`value` is null when only bounds were proven) and holes are absolute; with
+/// --all-moves also "moves": every move's value, best first. A line that is not a position gets
+/// {"line", "input", "error"} and the batch goes on.
+///
+/// Positions are solved in parallel by --threads workers sharing one transposition table (and
+/// the endgame tables) per board size; each result is written and flushed as soon as every
+/// earlier line is written, so a killed batch loses only the positions in progress, and
+/// `--resume` continues it.
 #[derive(clap::Args)]
-pub struct Args {}
+#[command(after_help = "Examples:
+  dakon batch positions.txt > results.jsonl
+  dakon batch positions.txt --out results.jsonl --threads 2 --time-limit 10
+  dakon batch positions.txt --out results.jsonl --resume    continue an interrupted batch
+  grep -v '^$' games.txt | dakon batch - --all-moves
 
-pub fn run(_args: Args) -> Result<(), CliError> {
-    Err(CliError::Failure("dakon batch is not implemented yet".to_string()))
+Exit status: 0 when every line was answered, 1 if a line failed (see its error record), the
+batch was interrupted (Ctrl-C; rerun with --resume), or output failed; 2 for bad options or an
+unreadable input file.")]
+pub struct Args {
+    /// The input file, or `-` for standard input.
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    /// Write the results to this file instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Keep the records already in --out and solve only the lines they do not answer.
+    #[arg(long, requires = "out")]
+    resume: bool,
+    /// Also give the value of every move of each position, best first.
+    #[arg(long)]
+    all_moves: bool,
+    #[command(flatten)]
+    search: SearchArgs,
+    #[command(flatten)]
+    probe: ProbeArgs,
+}
+
+/// A finished input line, ready to be written.
+struct Answer {
+    json: String,
+    failed: bool,
+    exact: bool,
+}
+
+pub fn run(args: Args) -> Result<(), CliError> {
+    let items = input::items(&read_input(&args)?);
+    let answered = match (&args.out, args.resume) {
+        (Some(path), true) => resume::answered(path, &items)?,
+        _ => BTreeMap::new(),
+    };
+    let failed_before = answered.values().filter(|&&failed| failed).count();
+    let todo: Vec<&Item> = items.iter().filter(|item| !answered.contains_key(&item.line)).collect();
+    let solvers = solvers(&todo, &args)?;
+    let mut out = output(&args)?;
+    let threads = args.search.config().threads;
+    let limits = args.search.limits();
+    let progress = progress_bar(todo.len());
+    let started = Instant::now();
+    let (tx, rx) = mpsc::channel::<(usize, Option<Answer>)>();
+    let next = AtomicUsize::new(0);
+    let abort = AtomicBool::new(false);
+    let work = Work { todo: &todo, solvers: &solvers, limits: &limits, all_moves: args.all_moves, next: &next, abort: &abort };
+    let mut tally = Tally::default();
+    let written: Result<(), CliError> = std::thread::scope(|scope| {
+        for _ in 0..threads.min(todo.len()) {
+            let tx = tx.clone();
+            scope.spawn(move || work.run(&tx));
+        }
+        drop(tx);
+        let result = write_in_order(rx, &mut out, &progress, &mut tally);
+        if result.is_err() {
+            abort.store(true, Ordering::Relaxed);
+        }
+        result
+    });
+    progress.finish_and_clear();
+    written?;
+    let seconds = started.elapsed().as_secs_f64();
+    eprintln!(
+        "dakon batch: {} of {} lines answered now ({} exact, {} bounds, {} errors), {} answered before; {:.1} s, {:.1} positions/s",
+        tally.written,
+        todo.len(),
+        tally.exact,
+        tally.written - tally.exact - tally.failed,
+        tally.failed,
+        answered.len(),
+        seconds,
+        tally.written as f64 / seconds.max(1e-9),
+    );
+    if tally.written < todo.len() {
+        let resume = if args.out.is_some() { "; rerun with --resume to continue" } else { "" };
+        return Err(CliError::Failure(format!("interrupted after {} of {} lines{resume}", tally.written, todo.len())));
+    }
+    let failed = failed_before + tally.failed;
+    if failed > 0 {
+        return Err(CliError::Failure(format!("{failed} of {} lines failed: see their error records", items.len())));
+    }
+    Ok(())
+}
+
+fn read_input(args: &Args) -> Result<Vec<u8>, CliError> {
+    let mut bytes = Vec::new();
+    if args.file.as_os_str() == "-" {
+        std::io::stdin().read_to_end(&mut bytes).map_err(|e| CliError::Failure(format!("cannot read standard input: {e}")))?;
+    } else {
+        bytes = std::fs::read(&args.file).map_err(|e| CliError::Input(format!("cannot read {}: {e}", args.file.display())))?;
+    }
+    Ok(bytes)
+}
+
+/// One solver per board size in the batch, sharing the transposition table memory.
+fn solvers(todo: &[&Item], args: &Args) -> Result<HashMap<usize, Solver<Dakon>>, CliError> {
+    let mut sizes: Vec<usize> = todo.iter().filter_map(|item| item.position.as_ref().ok()).map(|p| p.holes()).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let tt_bytes = args.search.config().tt_bytes / sizes.len().max(1);
+    let mut solvers = HashMap::new();
+    for holes in sizes {
+        let rules = Dakon::new(holes).map_err(|e| CliError::Input(e.to_string()))?;
+        // Parallelism comes from solving several positions at once, one thread each.
+        solvers.insert(holes, Solver::new(rules, Config { threads: 1, tt_bytes }, args.probe.open(rules)?));
+    }
+    Ok(solvers)
+}
+
+fn output(args: &Args) -> Result<Box<dyn Write>, CliError> {
+    let Some(path) = &args.out else { return Ok(Box::new(std::io::stdout())) };
+    let file: std::io::Result<File> =
+        if args.resume { OpenOptions::new().create(true).append(true).open(path) } else { File::create(path) };
+    let file = file.map_err(|e| CliError::Failure(format!("cannot write {}: {e}", path.display())))?;
+    Ok(Box::new(file))
+}
+
+/// What the workers share: the lines to solve, handed out in input order.
+#[derive(Clone, Copy)]
+struct Work<'a> {
+    todo: &'a [&'a Item],
+    solvers: &'a HashMap<usize, Solver<Dakon>>,
+    limits: &'a Limits,
+    all_moves: bool,
+    next: &'a AtomicUsize,
+    abort: &'a AtomicBool,
+}
+
+impl Work<'_> {
+    /// Takes the next line until none is left, sending each answer (or `None` for a line whose
+    /// search Ctrl-C cut short: it is not written, so `--resume` solves it again).
+    fn run(&self, tx: &mpsc::Sender<(usize, Option<Answer>)>) {
+        let interrupt = interrupt_flag();
+        while !interrupt.load(Ordering::Relaxed) && !self.abort.load(Ordering::Relaxed) {
+            let index = self.next.fetch_add(1, Ordering::Relaxed);
+            let Some(item) = self.todo.get(index) else { return };
+            let answer = match &item.position {
+                Err(error) => {
+                    let record = record::Failed { line: item.line, input: &item.text, error };
+                    Some(Answer { json: to_json(&record), failed: true, exact: false })
+                }
+                Ok(position) => {
+                    let record = record::solve(&self.solvers[&position.holes()], item.line, position, self.limits, self.all_moves);
+                    (!interrupt.load(Ordering::Relaxed)).then(|| Answer { json: to_json(&record), failed: false, exact: record.exact })
+                }
+            };
+            if tx.send((index, answer)).is_err() {
+                return;
+            }
+        }
+    }
+}
+
+fn to_json(record: &impl serde::Serialize) -> String {
+    serde_json::to_string(record).expect("records are plain data")
+}
+
+#[derive(Default)]
+struct Tally {
+    written: usize,
+    exact: usize,
+    failed: usize,
+}
+
+/// Writes the answers in input order as they come, each line flushed at once; stops writing
+/// at the first line that will never be answered (interrupted).
+fn write_in_order(
+    rx: mpsc::Receiver<(usize, Option<Answer>)>,
+    out: &mut dyn Write,
+    progress: &ProgressBar,
+    tally: &mut Tally,
+) -> Result<(), CliError> {
+    let mut pending = BTreeMap::new();
+    let mut stopped = false;
+    for (index, answer) in rx {
+        pending.insert(index, answer);
+        while !stopped {
+            let Some(answer) = pending.remove(&tally.written) else { break };
+            let Some(answer) = answer else {
+                stopped = true;
+                break;
+            };
+            progress
+                .suspend(|| out.write_all(format!("{}\n", answer.json).as_bytes()).and_then(|()| out.flush()))
+                .map_err(|e| CliError::Failure(format!("cannot write a result: {e}")))?;
+            tally.written += 1;
+            tally.exact += answer.exact as usize;
+            tally.failed += answer.failed as usize;
+            progress.inc(1);
+        }
+    }
+    Ok(())
+}
+
+fn progress_bar(positions: usize) -> ProgressBar {
+    let bar = ProgressBar::new(positions as u64);
+    bar.set_style(
+        ProgressStyle::with_template("[{elapsed_precise}] {wide_bar} {pos}/{len} positions, {per_sec}, ETA {eta}")
+            .expect("the template is valid"),
+    );
+    bar.enable_steady_tick(Duration::from_millis(500));
+    bar
 }

@@ -1,11 +1,91 @@
-//! `dakon best` (placeholder: not implemented yet).
+//! `dakon best`: every legal move with its exact value, best first.
+
+use dakon_solver::dakon::{Dakon, Position};
+use dakon_solver::search::{Limits, MoveValue, Solver};
 
 use crate::cli_error::CliError;
+use crate::commands::solve::{outcome, store_difference};
+use crate::position_arg::PositionArgs;
+use crate::search_args::SearchArgs;
+use crate::spinner::Spinner;
+use crate::tables_arg::ProbeArgs;
 
-/// Not implemented yet.
+/// List every legal move with its value for the player to move: the final store difference
+/// (player to move minus opponent) if that move is played and both sides play perfectly after
+/// it. Best first, ties by hole number; the gap to the best move is what a move costs. A
+/// search stopped by a limit shows the bounds proven for the moves it could not finish.
 #[derive(clap::Args)]
-pub struct Args {}
+#[command(after_help = "Examples:
+  dakon best start --holes 5                  all five opening moves of the 5 x 5 board
+  dakon best '2,1,2,0,0/0,0,0,0,4 0/0 0'       what should player 0 play here?
+  dakon best start --holes 6 --json           {\"moves\": [{\"hole\": H, \"value\": V, \"exact\": true}, ..]}")]
+pub struct Args {
+    #[command(flatten)]
+    position: PositionArgs,
+    #[command(flatten)]
+    search: SearchArgs,
+    #[command(flatten)]
+    probe: ProbeArgs,
+    /// One JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
 
-pub fn run(_args: Args) -> Result<(), CliError> {
-    Err(CliError::Failure("dakon best is not implemented yet".to_string()))
+/// One move as shown to the user: absolute hole, final-difference bounds.
+struct Shown {
+    hole: usize,
+    lower: i32,
+    upper: i32,
+}
+
+pub fn run(args: Args) -> Result<(), CliError> {
+    let position = args.position.position()?;
+    let rules = Dakon::new(position.holes()).map_err(|e| CliError::Input(e.to_string()))?;
+    let oracle = args.probe.open(rules)?;
+    let tables = oracle.is_some();
+    let solver = Solver::new(rules, args.search.config(), oracle);
+    let limits: Limits = args.search.limits();
+    let spinner = Spinner::start("valuing every move");
+    let started = std::time::Instant::now();
+    let moves = solver.analyse_moves(&position, &limits);
+    drop(spinner);
+    let seconds = started.elapsed().as_secs_f64();
+    let shown = show(&position, &moves);
+    if args.json {
+        let list: Vec<_> = shown
+            .iter()
+            .map(|m| {
+                let exact = m.lower == m.upper;
+                serde_json::json!({"hole": m.hole, "value": exact.then_some(m.lower), "exact": exact, "lower": m.lower, "upper": m.upper})
+            })
+            .collect();
+        println!("{}", serde_json::json!({"position": position.to_string(), "moves": list, "seconds": seconds, "tables": tables}));
+        return Ok(());
+    }
+    println!("position: {position}");
+    if shown.is_empty() {
+        println!("no legal move: the game is over, final difference {:+}", position.final_difference());
+    }
+    let best = shown.first().map_or(0, |m| m.lower);
+    for m in &shown {
+        if m.lower == m.upper {
+            let cost = if m.lower == best { String::new() } else { format!("  (costs {})", best - m.lower) };
+            println!("{:>3}  {:+}  {}{cost}", m.hole, m.lower, outcome(m.lower));
+        } else {
+            println!("{:>3}  between {:+} and {:+} (not exact: stopped by a limit)", m.hole, m.lower, m.upper);
+        }
+    }
+    println!("time: {seconds:.3} s, endgame tables: {}", if tables { "used" } else { "none" });
+    Ok(())
+}
+
+/// The moves in the notation's numbering with final-difference values, best first, ties by hole.
+fn show(position: &Position, moves: &[MoveValue]) -> Vec<Shown> {
+    let stored = store_difference(position);
+    let mut shown: Vec<Shown> = moves
+        .iter()
+        .map(|m| Shown { hole: position.absolute_hole(position.mover(), m.mv as usize), lower: stored + m.lower, upper: stored + m.upper })
+        .collect();
+    shown.sort_by_key(|m| (std::cmp::Reverse(m.lower), std::cmp::Reverse(m.upper), m.hole));
+    shown
 }

@@ -1,11 +1,175 @@
-//! `dakon solve` (placeholder: not implemented yet).
+//! `dakon solve`: the perfect-play value of a position, its best move and best line.
+
+use dakon_solver::dakon::{Dakon, Player, Position};
+use dakon_solver::search::{Solution, Solver};
 
 use crate::cli_error::CliError;
+use crate::position_arg::PositionArgs;
+use crate::search_args::SearchArgs;
+use crate::spinner::Spinner;
+use crate::tables_arg::ProbeArgs;
 
-/// Not implemented yet.
+/// Solve a position exactly: its value with perfect play (the final store difference, player
+/// to move minus opponent), the predicted final stores, win/draw/loss, the best move and the
+/// principal variation (the best line to the end of the game; every move in it is proven
+/// optimal). A search stopped by --time-limit, --node-limit or Ctrl-C prints the bounds it
+/// proved instead, marked "not exact".
 #[derive(clap::Args)]
-pub struct Args {}
+#[command(after_help = "Examples:
+  dakon solve start --holes 6                   the 6 x 6 opening, exactly
+  dakon solve '0,3,0,2,2/1,0,0,0,2 0/0 0'        any position in notation
+  dakon solve start --json                      {\"value\": .., \"exact\": true, \"lower\": .., \"upper\": .., \"best_move\": .., \"pv\": [..], ..}
+  dakon solve start --prove-win                 only prove that the player to move wins (much faster)
+  dakon solve start --at-least 10               is the value at least 10?
+  dakon solve start --time-limit 5 --threads 2  bounds proven in 5 seconds if not solved")]
+pub struct Args {
+    #[command(flatten)]
+    position: PositionArgs,
+    #[command(flatten)]
+    search: SearchArgs,
+    #[command(flatten)]
+    probe: ProbeArgs,
+    /// Only decide whether the value (final store difference) is at least V: one null-window
+    /// search, far cheaper than the exact value.
+    #[arg(long, value_name = "V", allow_negative_numbers = true, conflicts_with = "prove_win")]
+    at_least: Option<i32>,
+    /// Only prove that the player to move wins: the same as --at-least 1.
+    #[arg(long)]
+    prove_win: bool,
+    /// One JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
 
-pub fn run(_args: Args) -> Result<(), CliError> {
-    Err(CliError::Failure("dakon solve is not implemented yet".to_string()))
+pub fn run(args: Args) -> Result<(), CliError> {
+    let position = args.position.position()?;
+    let rules = Dakon::new(position.holes()).map_err(|e| CliError::Input(e.to_string()))?;
+    let oracle = args.probe.open(rules)?;
+    let tables = oracle.is_some();
+    let solver = Solver::new(rules, args.search.config(), oracle);
+    let limits = args.search.limits();
+    let stored = store_difference(&position);
+    if let Some(bound) = args.at_least.or(args.prove_win.then_some(1)) {
+        let spinner = Spinner::start(&format!("proving value >= {bound}"));
+        let answer = solver.prove_at_least(&position, bound - stored, &limits);
+        drop(spinner);
+        let seconds = answer.elapsed.as_secs_f64();
+        if args.json {
+            let json = serde_json::json!({
+                "position": position.to_string(), "at_least": bound, "holds": answer.holds,
+                "nodes": answer.nodes, "seconds": seconds, "tables": tables,
+            });
+            println!("{json}");
+        } else {
+            let verdict = match answer.holds {
+                Some(true) => format!("proven: the value is at least {bound}"),
+                Some(false) => format!("refuted: the value is below {bound}"),
+                None => "unknown: stopped by a limit before a proof".to_string(),
+            };
+            println!("position: {position}\n{verdict}");
+            print_work(answer.nodes, seconds, tables);
+        }
+        return Ok(());
+    }
+    let spinner = Spinner::start("solving");
+    let solution = solver.solve(&position, &limits);
+    drop(spinner);
+    if args.json {
+        println!("{}", json(&position, &solution, tables));
+    } else {
+        print_text(&position, &solution, tables);
+    }
+    Ok(())
+}
+
+/// The mover's store minus the opponent's: what a future gain adds to.
+pub fn store_difference(position: &Position) -> i32 {
+    position.store(position.mover()) as i32 - position.store(position.mover().other()) as i32
+}
+
+/// The holes of a line of rules-level moves, in the notation's numbering.
+fn line_holes(position: &Position, line: &[u8]) -> Vec<usize> {
+    let mut p = *position;
+    line.iter()
+        .map(|&mv| {
+            let hole = p.absolute_hole(p.mover(), mv as usize);
+            p = p.play(mv as usize).0;
+            hole
+        })
+        .collect()
+}
+
+/// The final stores (S0, S1) when the mover's final store difference is `value`.
+fn final_stores(position: &Position, value: i32) -> (i32, i32) {
+    let total = (position.seeds_on_board() + position.store(Player::Zero) as u32 + position.store(Player::One) as u32) as i32;
+    let (mover, other) = ((total + value) / 2, (total - value) / 2);
+    if position.mover() == Player::Zero {
+        (mover, other)
+    } else {
+        (other, mover)
+    }
+}
+
+fn json(position: &Position, solution: &Solution, tables: bool) -> serde_json::Value {
+    let stored = store_difference(position);
+    let (lower, upper) = (stored + solution.lower, stored + solution.upper);
+    let exact = solution.is_exact();
+    let seconds = solution.elapsed.as_secs_f64();
+    let (s0, s1) = final_stores(position, lower);
+    serde_json::json!({
+        "position": position.to_string(),
+        "value": exact.then_some(lower),
+        "exact": exact,
+        "lower": lower,
+        "upper": upper,
+        "result": exact.then(|| outcome(lower)),
+        "final_stores": exact.then(|| serde_json::json!({"s0": s0, "s1": s1})),
+        "best_move": solution.best_move.map(|mv| position.absolute_hole(position.mover(), mv as usize)),
+        "pv": line_holes(position, &solution.pv),
+        "nodes": solution.nodes,
+        "seconds": seconds,
+        "nodes_per_second": solution.nodes as f64 / seconds.max(1e-9),
+        "tables": tables,
+    })
+}
+
+fn print_text(position: &Position, solution: &Solution, tables: bool) {
+    let stored = store_difference(position);
+    let (lower, upper) = (stored + solution.lower, stored + solution.upper);
+    let mover = position.mover();
+    println!("position: {position}");
+    if solution.is_exact() {
+        let (s0, s1) = final_stores(position, lower);
+        println!("value: {lower:+} for player {mover} to move: {} (final stores S1 {s1}, S0 {s0})", outcome(lower));
+    } else {
+        println!("value: not exact (stopped by a limit): between {lower:+} and {upper:+} for player {mover} to move");
+    }
+    let pv = line_holes(position, &solution.pv);
+    match solution.best_move {
+        Some(mv) if solution.is_exact() => println!("best move: {}", position.absolute_hole(mover, mv as usize)),
+        Some(mv) => println!("best move so far: {} (not proven optimal)", position.absolute_hole(mover, mv as usize)),
+        None => println!("best move: none, the game is over"),
+    }
+    if solution.is_exact() && !pv.is_empty() {
+        println!("principal variation: {}", pv.iter().map(|h| h.to_string()).collect::<Vec<_>>().join(" "));
+    }
+    print_work(solution.nodes, solution.elapsed.as_secs_f64(), tables);
+}
+
+/// Win, draw or loss for the player to move, from the final store difference.
+pub fn outcome(value: i32) -> &'static str {
+    match value.signum() {
+        1 => "win",
+        0 => "draw",
+        _ => "loss",
+    }
+}
+
+/// The line of work done: nodes, time, speed, tables.
+pub fn print_work(nodes: u64, seconds: f64, tables: bool) {
+    println!(
+        "nodes: {nodes}, time: {seconds:.3} s, {:.0} nodes/s, endgame tables: {}",
+        nodes as f64 / seconds.max(1e-9),
+        if tables { "used" } else { "none" }
+    );
 }

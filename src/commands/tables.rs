@@ -1,14 +1,350 @@
-//! `dakon tables` (placeholder: not implemented yet).
+//! `dakon tables`: build, list and verify the endgame tables.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use dakon_solver::dakon::Dakon;
+use dakon_solver::rules::Rules;
+use dakon_solver::search::{Config, Limits, Solver};
+use dakon_solver::tables::{build_tiers, BuildOptions, BuildReport, TableError, TableFile, EXTENSION};
 
 use crate::cli_error::CliError;
+use crate::search_args::interrupt_flag;
+use crate::tables_arg::TablesArgs;
 
-/// Build, list and verify endgame tables (not implemented yet).
+/// Build, list and verify endgame tables: the exact future gain of every position with few
+/// seeds on the board, one file per board size and seed count ("tier").
 #[derive(clap::Subcommand)]
 pub enum Command {
-    /// Build the missing tiers (not implemented yet).
-    Build,
+    Build(BuildArgs),
+    Info(InfoArgs),
+    Verify(VerifyArgs),
 }
 
-pub fn run(_command: Command) -> Result<(), CliError> {
-    Err(CliError::Failure("dakon tables is not implemented yet".to_string()))
+/// Build the tiers 0..=K of a board that are missing from the tables directory.
+///
+/// Tiers already present are kept (their headers are checked); Ctrl-C stops after losing at
+/// most the tier in progress, and running the same command again resumes there.
+#[derive(clap::Args)]
+#[command(after_help = "Examples:
+  dakon tables build --holes 6 --max-seeds 12                every board of 6 holes per row with up to 12 seeds
+  dakon tables build --holes 7 --max-seeds 20 --threads 2    the standard board's tiers 0..=20 (about 1.4 billion positions)
+  dakon tables build --holes 4 --max-seeds 10 --tables-dir /tmp/t --json")]
+pub struct BuildArgs {
+    #[command(flatten)]
+    tables: TablesArgs,
+    /// Holes per row (1 to 9).
+    #[arg(long, value_name = "N")]
+    holes: usize,
+    /// Highest tier to build: seeds on the board (at most 127).
+    #[arg(long, value_name = "K")]
+    max_seeds: u32,
+    /// Worker threads [default: all cores].
+    #[arg(long, value_name = "T")]
+    threads: Option<usize>,
+    /// One JSON object with every tier instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// List the table files present: board, tier, entries, size on disk, bits per position.
+#[derive(clap::Args)]
+#[command(after_help = "Examples:
+  dakon tables info
+  dakon tables info --tables-dir /data/dakon --json")]
+pub struct InfoArgs {
+    #[command(flatten)]
+    tables: TablesArgs,
+    /// One JSON array of files instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Check every table file: header, checksum of all values, and a random sample of positions
+/// re-solved by search (without tables) and compared.
+#[derive(clap::Args)]
+#[command(after_help = "Examples:
+  dakon tables verify                        every file, 8 positions re-solved per tier
+  dakon tables verify --holes 5 --samples 100
+  dakon tables verify --samples 0 --json     checksums only")]
+pub struct VerifyArgs {
+    #[command(flatten)]
+    tables: TablesArgs,
+    /// Only the files of this board (holes per row).
+    #[arg(long, value_name = "N")]
+    holes: Option<usize>,
+    /// Positions re-solved by search per tier.
+    #[arg(long, default_value_t = 8, value_name = "S")]
+    samples: u32,
+    /// Seed of the random choice of positions.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// One JSON array of files instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(command: Command) -> Result<(), CliError> {
+    match command {
+        Command::Build(args) => build(args),
+        Command::Info(args) => info(args),
+        Command::Verify(args) => verify(args),
+    }
+}
+
+fn build(args: BuildArgs) -> Result<(), CliError> {
+    let rules = Dakon::new(args.holes).map_err(|e| CliError::Input(format!("--holes {}: {e}", args.holes)))?;
+    if args.max_seeds > i8::MAX as u32 {
+        return Err(CliError::Input(format!("--max-seeds {}: tables hold at most {} seeds", args.max_seeds, i8::MAX)));
+    }
+    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let options = BuildOptions { threads, progress: !args.json, stop: Some(interrupt_flag()) };
+    let dir = args.tables.dir();
+    let report = build_tiers(&rules, &dir, args.max_seeds, &options).map_err(failure)?;
+    if args.json {
+        println!("{}", build_json(&report));
+    } else {
+        for tier in &report.tiers {
+            let how = if tier.built {
+                format!("built in {:.1} s ({:.0} positions/s)", tier.elapsed.as_secs_f64(), rate(tier.entries, tier.elapsed.as_secs_f64()))
+            } else {
+                "already present".to_string()
+            };
+            println!(
+                "tier {:>3}: {:>13} positions, {:>12} bytes, {:.3} bits/position, {how}",
+                tier.seeds,
+                tier.entries,
+                tier.bytes,
+                bits_per_position(tier.bytes, tier.entries)
+            );
+        }
+        let built = report.built_time().as_secs_f64();
+        println!(
+            "built {} positions in {built:.1} s ({:.0} positions/s, {threads} threads)",
+            report.built_entries(),
+            rate(report.built_entries(), built)
+        );
+    }
+    if report.interrupted {
+        let kept = report.tiers.len();
+        return Err(CliError::Failure(format!(
+            "interrupted while building tier {kept}; tiers 0..{kept} are kept in {}: run the same command again to resume",
+            dir.display()
+        )));
+    }
+    Ok(())
+}
+
+fn build_json(report: &BuildReport) -> serde_json::Value {
+    let tiers: Vec<_> = report
+        .tiers
+        .iter()
+        .map(|t| {
+            serde_json::json!({
+                "seeds": t.seeds,
+                "file": t.path,
+                "entries": t.entries,
+                "bytes": t.bytes,
+                "bits_per_position": bits_per_position(t.bytes, t.entries),
+                "built": t.built,
+                "seconds": t.elapsed.as_secs_f64(),
+            })
+        })
+        .collect();
+    let seconds = report.built_time().as_secs_f64();
+    serde_json::json!({
+        "tiers": tiers,
+        "built_entries": report.built_entries(),
+        "built_seconds": seconds,
+        "positions_per_second": rate(report.built_entries(), seconds),
+        "interrupted": report.interrupted,
+    })
+}
+
+fn info(args: InfoArgs) -> Result<(), CliError> {
+    let files = table_files(&args.tables.dir())?;
+    let mut damaged = 0;
+    let mut rows = Vec::new();
+    for path in &files {
+        match TableFile::inspect(path) {
+            Ok(file) => {
+                let h = file.header();
+                let row = serde_json::json!({
+                    "file": path,
+                    "rules": h.rules,
+                    "parameters": h.parameters,
+                    "seeds": h.seeds,
+                    "entries": h.entries,
+                    "bytes": file.size(),
+                    "bits_per_position": bits_per_position(file.size(), h.entries),
+                });
+                if !args.json {
+                    println!(
+                        "{}: {} {} holes, tier {:>3}, {:>13} positions, {:>12} bytes, {:.3} bits/position",
+                        path.display(),
+                        h.rules,
+                        h.parameters.iter().map(u32::to_string).collect::<Vec<_>>().join("x"),
+                        h.seeds,
+                        h.entries,
+                        file.size(),
+                        bits_per_position(file.size(), h.entries)
+                    );
+                }
+                rows.push(row);
+            }
+            Err(e) => {
+                damaged += 1;
+                if !args.json {
+                    println!("{e}");
+                }
+                rows.push(serde_json::json!({ "file": path, "error": e.to_string() }));
+            }
+        }
+    }
+    if args.json {
+        println!("{}", serde_json::Value::Array(rows));
+    } else if files.is_empty() {
+        println!("no table files in {}", args.tables.dir().display());
+    }
+    if damaged > 0 {
+        return Err(CliError::Failure(format!("{damaged} of {} table files are unreadable", files.len())));
+    }
+    Ok(())
+}
+
+fn verify(args: VerifyArgs) -> Result<(), CliError> {
+    let dir = args.tables.dir();
+    let stop = interrupt_flag();
+    let mut failed = 0;
+    let mut rows = Vec::new();
+    let mut random = SplitMix64(args.seed);
+    for path in table_files(&dir)? {
+        let result = verify_file(&path, &args, &mut random, &stop);
+        let row = match &result {
+            Ok(None) => continue, // another board
+            Ok(Some((seeds, holes, solved))) => {
+                serde_json::json!({ "file": path, "holes": holes, "seeds": seeds, "checksum": "ok", "samples": solved })
+            }
+            Err(e) => {
+                failed += 1;
+                serde_json::json!({ "file": path, "error": e })
+            }
+        };
+        if !args.json {
+            match result {
+                Ok(Some((seeds, holes, solved))) => {
+                    println!("{}: {holes} holes, tier {seeds}: checksum ok, {solved} positions re-solved by search agree", path.display())
+                }
+                Err(e) => println!("{e}"),
+                Ok(None) => {}
+            }
+        }
+        rows.push(row);
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            return Err(CliError::Failure("interrupted".to_string()));
+        }
+    }
+    if args.json {
+        println!("{}", serde_json::Value::Array(rows.clone()));
+    } else if rows.is_empty() {
+        println!("no table files to verify in {}", dir.display());
+    }
+    if failed > 0 {
+        return Err(CliError::Failure(format!("{failed} of {} table files failed verification", rows.len())));
+    }
+    Ok(())
+}
+
+/// Checks one file; `Ok(None)` when it belongs to a board not asked for, else the tier,
+/// board and number of positions re-solved.
+fn verify_file(
+    path: &Path,
+    args: &VerifyArgs,
+    random: &mut SplitMix64,
+    stop: &Arc<std::sync::atomic::AtomicBool>,
+) -> Result<Option<(u32, usize, u32)>, String> {
+    let header = TableFile::inspect(path).map_err(|e| e.to_string())?.header().clone();
+    let holes = match header.parameters.as_slice() {
+        [holes] if header.rules == "dakon" => *holes as usize,
+        _ => return Err(format!("{}: not a table of dakon boards ({} {:?})", path.display(), header.rules, header.parameters)),
+    };
+    if args.holes.is_some_and(|h| h != holes) {
+        return Ok(None);
+    }
+    let rules = Dakon::new(holes).map_err(|e| format!("{}: {e}", path.display()))?;
+    let file = TableFile::open(&rules, path, header.seeds).map_err(|e| e.to_string())?;
+    let values = file.read_values().map_err(|e| e.to_string())?;
+    let solver = Solver::new(rules, Config { threads: 1, tt_bytes: 64 << 20 }, None);
+    let limits = Limits { stop: Some(stop.clone()), ..Limits::default() };
+    let mut solved = 0;
+    for _ in 0..args.samples {
+        let index = random.next() % values.len() as u64;
+        let pos = rules.position_at(header.seeds, index);
+        let solution = solver.solve(&pos, &limits);
+        if !solution.is_exact() {
+            break; // interrupted
+        }
+        let stored = values[index as usize] as i8 as i32;
+        if solution.lower != stored {
+            return Err(format!("{}: position {index} ({pos}): the table says {stored}, search says {}", path.display(), solution.lower));
+        }
+        solved += 1;
+    }
+    Ok(Some((header.seeds, holes, solved)))
+}
+
+/// The table files in `dir`, sorted by name (an absent directory holds none).
+fn table_files(dir: &Path) -> Result<Vec<PathBuf>, CliError> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(CliError::Failure(format!("{}: cannot list: {e}", dir.display()))),
+    };
+    let mut files = Vec::new();
+    for entry in entries {
+        let path = entry.map_err(|e| CliError::Failure(format!("{}: cannot list: {e}", dir.display())))?.path();
+        if path.extension().is_some_and(|e| e == EXTENSION) {
+            files.push(path);
+        }
+    }
+    files.sort_by_key(|p| tier_sort_key(p));
+    Ok(files)
+}
+
+/// Sorts `dakon-7-k12.dkt` after `dakon-7-k2.dkt`.
+fn tier_sort_key(path: &Path) -> (String, u32) {
+    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    match stem.rsplit_once("-k") {
+        Some((board, tier)) => (board.to_string(), tier.parse().unwrap_or(u32::MAX)),
+        None => (stem, u32::MAX),
+    }
+}
+
+fn failure(error: TableError) -> CliError {
+    CliError::Failure(error.to_string())
+}
+
+fn rate(entries: u64, seconds: f64) -> f64 {
+    if seconds > 0.0 {
+        entries as f64 / seconds
+    } else {
+        0.0
+    }
+}
+
+fn bits_per_position(bytes: u64, entries: u64) -> f64 {
+    8.0 * bytes as f64 / entries.max(1) as f64
+}
+
+/// A small deterministic generator for choosing sample positions (SplitMix64).
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
 }

@@ -1,11 +1,183 @@
-//! `dakon verify` (placeholder: not implemented yet).
+//! `dakon verify`: on which boards does the first player have a forced win, by how much, and
+//! with which opening?
 
+mod board;
+mod number_list;
+mod report;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use dakon_solver::dakon::{Dakon, Position, MAX_HOLES};
+use dakon_solver::search::Solver;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use self::board::{Board, Plan};
+use self::number_list::NumberList;
 use crate::cli_error::CliError;
+use crate::search_args::{interrupt_flag, SearchArgs};
+use crate::tables_arg::{ProbeArgs, TablesArgs};
 
-/// Not implemented yet.
+/// Decide the opening of each board with the first player (player 0) to move: the value (final
+/// store difference, first player minus second) or proven bounds, the verdict, and the best
+/// opening turn found.
+///
+/// Each board gets two proofs in turn. First the opening-turn proof (milliseconds): the first
+/// player's first turn (a move and every extra move it earns) that stores the most; if it
+/// stores more than half of all seeds, the first player wins, since stores never shrink. Then
+/// an exact search within --budget; when the budget runs out it reports the bounds it proved.
+/// Every opening is printed as hole numbers that `dakon play start --holes N --seeds S ...`
+/// replays.
 #[derive(clap::Args)]
-pub struct Args {}
+#[command(after_help = "Examples:
+  dakon verify                                  boards 1..9 with n seeds per hole (a few minutes)
+  dakon verify --holes 5..7 --budget 30         fewer boards, 30 s each
+  dakon verify --holes 7 --seeds 3,4,5 --json   one JSON object per board per line
+  dakon verify --opening-only                   only the opening-turn proofs (instant)
+  dakon verify --out results.md                 also write a Markdown report
 
-pub fn run(_args: Args) -> Result<(), CliError> {
-    Err(CliError::Failure("dakon verify is not implemented yet".to_string()))
+Replay a reported opening, e.g. holes 9 5 6 on the 5x5 board:
+  dakon play start --holes 5 --seeds 5 9 5 6
+
+Exit status: 0 when every board is done, 1 if interrupted (Ctrl-C) or on a failure, 2 for bad
+options.")]
+pub struct Args {
+    /// Holes per row: a value, a range (both ends included) or a list, e.g. 7, 5..9, 5,7.
+    #[arg(long, default_value = "1..9", value_name = "LIST")]
+    holes: NumberList,
+    /// Seeds per hole at the start: a value, range or list (every combination with --holes is
+    /// decided) [default: as many as holes per row].
+    #[arg(long, value_name = "LIST", conflicts_with = "seeds_equal_holes")]
+    seeds: Option<NumberList>,
+    /// As many seeds per hole as holes per row: the traditional setup, and the default.
+    #[arg(long)]
+    seeds_equal_holes: bool,
+    /// Time budget of the search on each board, in seconds; a board not solved in time gets
+    /// the best bounds proven.
+    #[arg(long, default_value_t = 60.0, value_name = "SECONDS")]
+    budget: f64,
+    /// Only the opening-turn proof: no search, so upper bounds are trivial.
+    #[arg(long)]
+    opening_only: bool,
+    /// Most moves the opening-turn search may play per board.
+    #[arg(long, default_value_t = 2_000_000, value_name = "N")]
+    opening_nodes: u64,
+    /// Search threads [default: all cores].
+    #[arg(long, value_name = "T")]
+    threads: Option<usize>,
+    /// Transposition table memory in MiB.
+    #[arg(long, default_value_t = 1024, value_name = "MIB")]
+    tt_mb: usize,
+    #[command(flatten)]
+    probe: ProbeArgs,
+    /// Build the endgame tables each board needs before searching it.
+    #[arg(long)]
+    build_tables: bool,
+    /// One JSON object per board per line instead of the table.
+    #[arg(long)]
+    json: bool,
+    /// Also write a Markdown report (date, machine, settings, the table) to this file.
+    #[arg(long, value_name = "FILE.md")]
+    out: Option<PathBuf>,
+}
+
+pub fn run(args: Args) -> Result<(), CliError> {
+    let boards = boards(&args)?;
+    if !(args.budget.is_finite() && args.budget >= 0.0) {
+        return Err(CliError::Input(format!("--budget must be a number of seconds, 0 or more; found {}", args.budget)));
+    }
+    let search = SearchArgs { threads: args.threads, tt_mb: args.tt_mb, time_limit: Some(args.budget), node_limit: None };
+    let (config, limits) = (search.config(), search.limits());
+    let progress = progress_bar(boards.len());
+    let mut rows = Vec::new();
+    let mut stdout = std::io::stdout().lock();
+    if !args.json {
+        progress.suspend(|| writeln!(stdout, "{}", report::table_header()))?;
+    }
+    for &board in &boards {
+        if interrupt_flag().load(Ordering::Relaxed) {
+            break;
+        }
+        progress.set_message(format!("{}x{}", board.holes, board.seeds));
+        let rules = Dakon::new(board.holes).map_err(|e| CliError::Input(e.to_string()))?;
+        if args.build_tables {
+            build_tables_for(board, &args.probe.tables)?;
+        }
+        let oracle = args.probe.open(rules)?;
+        let tables = oracle.is_some();
+        let solver = (!args.opening_only).then(|| Solver::new(rules, config.clone(), oracle));
+        let plan = Plan { turn_nodes: args.opening_nodes, search: solver.as_ref().map(|s| (s, &limits)), tables };
+        let row = board::verify(board, &plan);
+        let line = if args.json { report::json(&row) } else { report::table_line(&row) };
+        progress.suspend(|| writeln!(stdout, "{line}").and_then(|()| stdout.flush()))?;
+        progress.inc(1);
+        rows.push(row);
+    }
+    progress.finish_and_clear();
+    let finished = rows.len() == boards.len() && !rows.iter().any(|r| r.interrupted);
+    if let Some(path) = &args.out {
+        let settings = report::Settings {
+            command: std::env::args().collect::<Vec<_>>().join(" "),
+            budget: if args.opening_only { "none (opening turns only)".to_string() } else { format!("{} s", args.budget) },
+            threads: config.threads,
+            tt_mb: args.tt_mb,
+            tables: if args.probe.no_tables { "off".to_string() } else { args.probe.tables.dir().display().to_string() },
+        };
+        std::fs::write(path, report::markdown(&rows, &settings, finished))
+            .map_err(|e| CliError::Failure(format!("cannot write the report {}: {e}", path.display())))?;
+    }
+    if finished {
+        Ok(())
+    } else {
+        Err(CliError::Failure(format!(
+            "interrupted after {} of {} boards (the last one with the bounds proven so far)",
+            rows.len(),
+            boards.len()
+        )))
+    }
+}
+
+/// The boards the options ask for, checked.
+fn boards(args: &Args) -> Result<Vec<Board>, CliError> {
+    let mut boards = Vec::new();
+    for &holes in &args.holes.0 {
+        if !(1..=MAX_HOLES as u32).contains(&holes) {
+            return Err(CliError::Input(format!("--holes: a board has 1 to {MAX_HOLES} holes per row; found {holes}")));
+        }
+        let seeds = args.seeds.as_ref().map_or_else(|| vec![holes], |list| list.0.clone());
+        for seeds in seeds {
+            if seeds == 0 {
+                return Err(CliError::Input("--seeds: the start needs at least 1 seed per hole; found 0".to_string()));
+            }
+            Position::start(holes as usize, seeds)
+                .map_err(|e| CliError::Input(format!("--holes {holes} --seeds {seeds}: cannot set up the start: {e}")))?;
+            boards.push(Board { holes: holes as usize, seeds });
+        }
+    }
+    Ok(boards)
+}
+
+/// Builds the endgame tables `board` needs into `tables`.
+///
+/// **Wiring point** for the table builder (`dakon_solver::tables::build_tiers`): this is the
+/// only call site of `--build-tables`.
+///
+/// # Errors
+/// [`CliError::Failure`] until the table builder is wired in.
+fn build_tables_for(board: Board, tables: &TablesArgs) -> Result<(), CliError> {
+    Err(CliError::Failure(format!(
+        "--build-tables: building tables for {}x{} into {} is not available in this build yet",
+        board.holes,
+        board.seeds,
+        tables.dir().display()
+    )))
+}
+
+fn progress_bar(boards: usize) -> ProgressBar {
+    let bar = ProgressBar::new(boards as u64);
+    bar.set_style(ProgressStyle::with_template("{spinner} [{elapsed_precise}] board {pos}/{len}: {msg}").expect("the template is valid"));
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
 }

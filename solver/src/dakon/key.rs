@@ -39,7 +39,7 @@ impl Key {
     #[inline]
     pub fn of(position: &Position) -> Key {
         let n = position.holes();
-        let [own, opp] = position.lanes();
+        let (own, opp) = (position.lane(0), position.lane(1));
         if n <= 8 {
             let mask = LAYOUTS[n].row_mask;
             Key((own & mask) | ((opp & mask) << 64))

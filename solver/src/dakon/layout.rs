@@ -1,8 +1,8 @@
 //! Where each hole lives in a [`Position`](super::Position)'s bytes, and the precomputed masks
-//! that sow a whole lap with two wide additions.
+//! that sow a whole lap with two vector additions.
 //!
-//! A position keeps its 256 bits as two `u128` *lanes*, one per player, the player to move
-//! first. Within a lane, byte `r` (for `r < n`) is the owner's hole `r` counted in the owner's
+//! A position keeps its seeds in 32 bytes: two *lanes* of 16, one per player, the player to
+//! move first. Within a lane, byte `r` (for `r < n`) is the owner's hole `r` counted in the owner's
 //! sowing direction, and byte 15 is the owner's store:
 //!
 //! ```text
@@ -21,26 +21,128 @@
 
 /// Most holes per row.
 pub const MAX_HOLES: usize = 9;
-/// Most cycle slots in a lap: `2 * MAX_HOLES + 1`.
-pub(crate) const MAX_CYCLE: usize = 2 * MAX_HOLES + 1;
 /// The byte of a lane that holds the store.
 pub(crate) const STORE_BYTE: usize = 15;
 
-/// Two lanes of 16 byte counters: the mover's then the opponent's.
-pub(crate) type Lanes = [u128; 2];
+/// Two lanes of 16 byte counters, the mover's then the opponent's: 32 bytes that are read
+/// and written one at a time, or added to as a whole (which the compiler turns into two
+/// vector additions).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+#[repr(C, align(16))]
+pub(crate) struct Lanes([u8; 32]);
+
+impl Lanes {
+    /// Lanes from their two `u128` halves (byte `i` of a lane is bits `8i..8i+8`).
+    #[inline(always)]
+    pub const fn from_u128(own: u128, opponent: u128) -> Lanes {
+        let (a, b) = (own.to_le_bytes(), opponent.to_le_bytes());
+        let mut bytes = [0u8; 32];
+        let mut i = 0;
+        while i < 16 {
+            bytes[i] = a[i];
+            bytes[16 + i] = b[i];
+            i += 1;
+        }
+        Lanes(bytes)
+    }
+
+    /// Lane `i` (0: mover, 1: opponent) as a number.
+    #[inline(always)]
+    pub fn lane(&self, i: usize) -> u128 {
+        let mut bytes = [0u8; 16];
+        bytes.copy_from_slice(&self.0[16 * i..16 * i + 16]);
+        u128::from_le_bytes(bytes)
+    }
+
+    /// The byte at `byte` (0..32, lane-major).
+    #[inline(always)]
+    pub fn get(&self, byte: usize) -> u8 {
+        self.0[byte & 31]
+    }
+
+    /// Bit `b` set for each non-empty byte `b` of the mover's lane.
+    #[inline(always)]
+    pub fn nonzero_mask(&self) -> u32 {
+        self.0[..16].iter().enumerate().fold(0, |bits, (b, &seeds)| bits | (((seeds != 0) as u32) << b))
+    }
+
+    /// Empties the byte at `byte` and returns what it held.
+    #[inline(always)]
+    pub fn take(&mut self, byte: usize) -> u8 {
+        std::mem::take(&mut self.0[byte & 31])
+    }
+
+    /// Adds `seeds` to the byte at `byte`; the caller guarantees it stays within 255.
+    #[inline(always)]
+    pub fn put(&mut self, byte: usize, seeds: u8) {
+        self.0[byte & 31] += seeds;
+    }
+
+    /// One lap as whole-width operations: lifts `hand` seeds from byte `origin` and adds
+    /// `mask`. (Writing the lifted byte alone and then reading the whole lanes back would
+    /// stall the processor's store forwarding on every relay.)
+    #[inline(always)]
+    pub fn sow(&mut self, mask: &Lanes, origin: usize, hand: u8) {
+        let select = &SELECT[origin & 31].0;
+        for ((byte, add), pick) in self.0.iter_mut().zip(mask.0).zip(select) {
+            *byte = byte.wrapping_add(add).wrapping_sub(hand & pick);
+        }
+    }
+
+    /// Adds `times` copies of `mask`, byte by byte.
+    #[inline(always)]
+    pub fn add_times(&mut self, mask: &Lanes, times: u8) {
+        for (byte, add) in self.0.iter_mut().zip(mask.0) {
+            *byte = byte.wrapping_add(add.wrapping_mul(times));
+        }
+    }
+
+    /// Empties the bytes selected by `mask` in lane `i`.
+    #[inline(always)]
+    pub fn clear(&mut self, i: usize, mask: u128) {
+        let kept = (self.lane(i) & !mask).to_le_bytes();
+        self.0[16 * i..16 * i + 16].copy_from_slice(&kept);
+    }
+
+    /// The same lanes in the other order: the board seen by the other player.
+    #[inline(always)]
+    pub fn swapped(&self) -> Lanes {
+        let mut bytes = [0u8; 32];
+        bytes[..16].copy_from_slice(&self.0[16..]);
+        bytes[16..].copy_from_slice(&self.0[..16]);
+        Lanes(bytes)
+    }
+}
 
 /// The masks and slot map for one board size.
 pub(crate) struct Layout {
     /// `range[start][len]`: one seed in each of the `len` cycle slots from `start` on,
-    /// wrapping round the cycle.
-    pub range: [[Lanes; MAX_CYCLE]; MAX_CYCLE],
+    /// wrapping round the cycle. (Tables here are padded to powers of two so that indices
+    /// masked with `& (size - 1)` need no bounds check in the sowing loop.)
+    pub range: [[Lanes; 32]; 32],
     /// One seed in every cycle slot (a whole round).
     pub full: Lanes,
-    /// `byte[c]`: the byte (0..32, lane-major) of cycle slot `c`.
-    pub byte: [u8; MAX_CYCLE],
     /// The bytes of one row's holes in a lane.
     pub row_mask: u128,
+    /// `lap[seeds]`: (whole rounds, seeds left over) of a lap of `seeds` seeds.
+    pub lap: [(u8, u8); 256],
+    /// `wrap[t] = t % (2n + 1)`: the cycle slot `t` slots on from slot 0.
+    pub wrap: [u8; WRAP],
 }
+
+/// Slots a lap can travel from its start (a start slot plus up to 255 seeds), padded.
+const WRAP: usize = 512;
+
+/// `SELECT[b]`: all bits of byte `b` set, for lifting the seeds of one byte.
+static SELECT: [Lanes; 32] = {
+    let mut select = [Lanes([0; 32]); 32];
+    let mut b = 0;
+    while b < 32 {
+        select[b].0[b] = 0xFF;
+        b += 1;
+    }
+    select
+};
 
 /// `LAYOUTS[n]` for `n` in `1..=9` (index 0 is unused).
 pub(crate) static LAYOUTS: [Layout; MAX_HOLES + 1] = layouts();
@@ -56,24 +158,29 @@ const fn cycle_byte(holes: usize, slot: usize) -> usize {
 }
 
 const fn one_at(byte: usize) -> Lanes {
-    let mut lanes = [0u128; 2];
-    lanes[byte / 16] = 1u128 << (8 * (byte % 16));
+    let mut lanes = Lanes([0; 32]);
+    lanes.0[byte] = 1;
     lanes
 }
 
 const fn plus(a: Lanes, b: Lanes) -> Lanes {
-    [a[0] + b[0], a[1] + b[1]]
+    let mut sum = a;
+    let mut i = 0;
+    while i < 32 {
+        sum.0[i] += b.0[i];
+        i += 1;
+    }
+    sum
 }
 
 const fn layout(holes: usize) -> Layout {
-    let mut layout = Layout { range: [[[0; 2]; MAX_CYCLE]; MAX_CYCLE], full: [0; 2], byte: [0; MAX_CYCLE], row_mask: 0 };
+    let mut layout = Layout { range: [[Lanes([0; 32]); 32]; 32], full: Lanes([0; 32]), row_mask: 0, lap: [(0, 0); 256], wrap: [0; WRAP] };
     if holes == 0 {
         return layout;
     }
     let cycle = 2 * holes + 1;
     let mut slot = 0;
     while slot < cycle {
-        layout.byte[slot] = cycle_byte(holes, slot) as u8;
         layout.full = plus(layout.full, one_at(cycle_byte(holes, slot)));
         slot += 1;
     }
@@ -87,41 +194,22 @@ const fn layout(holes: usize) -> Layout {
         }
         start += 1;
     }
+    let mut seeds = 0;
+    while seeds < 256 {
+        layout.lap[seeds] = ((seeds / cycle) as u8, (seeds % cycle) as u8);
+        seeds += 1;
+    }
+    let mut t = 0;
+    while t < WRAP {
+        layout.wrap[t] = (t % cycle) as u8;
+        t += 1;
+    }
     layout.row_mask = if holes >= 16 { u128::MAX } else { (1u128 << (8 * holes)) - 1 };
     layout
 }
 
 const fn layouts() -> [Layout; MAX_HOLES + 1] {
     [layout(0), layout(1), layout(2), layout(3), layout(4), layout(5), layout(6), layout(7), layout(8), layout(9)]
-}
-
-/// The byte at `byte` (0..32, lane-major).
-#[inline(always)]
-pub(crate) fn get(lanes: &Lanes, byte: usize) -> u8 {
-    (lanes[byte >> 4] >> (8 * (byte & 15))) as u8
-}
-
-/// Empties the byte at `byte` and returns what it held.
-#[inline(always)]
-pub(crate) fn take(lanes: &mut Lanes, byte: usize) -> u8 {
-    let shift = 8 * (byte & 15);
-    let lane = &mut lanes[byte >> 4];
-    let value = (*lane >> shift) as u8;
-    *lane &= !(0xFFu128 << shift);
-    value
-}
-
-/// Adds `seeds` to the byte at `byte`; the caller guarantees it stays within 255.
-#[inline(always)]
-pub(crate) fn put(lanes: &mut Lanes, byte: usize, seeds: u8) {
-    lanes[byte >> 4] += (seeds as u128) << (8 * (byte & 15));
-}
-
-/// Adds `times` copies of `mask`, byte by byte.
-#[inline(always)]
-pub(crate) fn add(lanes: &mut Lanes, mask: &Lanes, times: u8) {
-    lanes[0] += mask[0] * times as u128;
-    lanes[1] += mask[1] * times as u128;
 }
 
 /// The sum of the bytes selected by `mask` in one lane (valid while it stays within 255).

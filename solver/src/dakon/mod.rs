@@ -107,4 +107,12 @@ impl Rules for Dakon {
         composition::unrank(seeds as usize, index as u128, &mut bytes[..2 * n]);
         Position::from_sides(&bytes[..n], &bytes[n..2 * n], [0, 0], Player::Zero)
     }
+
+    /// Each seed counts its distance to its owner's store (`n - r` from hole `r`): a turn
+    /// that stores nothing moves seeds forward along the mover's row only, so it lowers this.
+    #[inline]
+    fn tier_order(&self, pos: &Position) -> u32 {
+        let n = self.holes();
+        (0..n).map(|r| (n - r) as u32 * (pos.seeds(Side::Mover, r) as u32 + pos.seeds(Side::Opponent, r) as u32)).sum()
+    }
 }

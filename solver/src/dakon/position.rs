@@ -218,12 +218,12 @@ impl Position {
     /// The caller guarantees 1 to 9 holes per row, equal rows and at most 255 seeds.
     pub(crate) fn from_sides(own: &[u8], opponent: &[u8], stores: [u8; 2], mover: Player) -> Position {
         debug_assert!(own.len() == opponent.len() && (1..=MAX_HOLES).contains(&own.len()));
-        let mut lanes = [0u128; 2];
-        for (lane, (row, store)) in lanes.iter_mut().zip([(own, stores[0]), (opponent, stores[1])]) {
+        let mut lanes = Lanes::default();
+        for (lane, (row, store)) in [(own, stores[0]), (opponent, stores[1])].into_iter().enumerate() {
             for (r, &seeds) in row.iter().enumerate() {
-                *lane |= (seeds as u128) << (8 * r);
+                lanes.put(16 * lane + r, seeds);
             }
-            *lane |= (store as u128) << (8 * STORE_BYTE);
+            lanes.put(16 * lane + STORE_BYTE, store);
         }
         Position { lanes, holes: own.len() as u8, mover }
     }
@@ -247,13 +247,13 @@ impl Position {
     #[inline]
     pub fn seeds(&self, side: Side, r: usize) -> u8 {
         assert!(r < self.holes(), "hole {r} out of range");
-        layout::get(&self.lanes, 16 * side as usize + r)
+        self.lanes.get(16 * side as usize + r)
     }
 
     /// Seeds in a store, seen from the player to move.
     #[inline]
     pub fn store_of_side(&self, side: Side) -> u8 {
-        layout::get(&self.lanes, 16 * side as usize + STORE_BYTE)
+        self.lanes.get(16 * side as usize + STORE_BYTE)
     }
 
     /// Seeds in a player's store.
@@ -309,7 +309,7 @@ impl Position {
     /// Seeds in all holes of one side.
     #[inline]
     pub fn side_seeds(&self, side: Side) -> u32 {
-        layout::byte_sum(self.lanes[side as usize], LAYOUTS[self.holes()].row_mask) as u32
+        layout::byte_sum(self.lanes.lane(side as usize), LAYOUTS[self.holes()].row_mask) as u32
     }
 
     /// Seeds on the board (not in the stores).
@@ -321,7 +321,7 @@ impl Position {
     /// Whether the game is over: the player to move has no seed on their side.
     #[inline]
     pub fn is_over(&self) -> bool {
-        self.lanes[0] & LAYOUTS[self.holes()].row_mask == 0
+        self.lanes.lane(0) & LAYOUTS[self.holes()].row_mask == 0
     }
 
     /// The final store difference (mover minus opponent) of a finished game: the seeds left
@@ -334,11 +334,10 @@ impl Position {
     #[inline]
     pub fn moves(&self) -> crate::rules::MoveList {
         let mut list = crate::rules::MoveList::new();
-        let mut own = self.lanes[0] & LAYOUTS[self.holes()].row_mask;
-        while own != 0 {
-            let byte = own.trailing_zeros() / 8;
-            list.push(byte as u8);
-            own &= !(0xFFu128 << (8 * byte));
+        let mut holes = self.lanes.nonzero_mask() & ((1 << self.holes) - 1);
+        while holes != 0 {
+            list.push(holes.trailing_zeros() as u8);
+            holes &= holes - 1;
         }
         list
     }
@@ -386,57 +385,67 @@ impl Position {
         let cycle = 2 * n + 1;
         let layout = &LAYOUTS[n];
         let mut lanes = self.lanes;
-        let store_before = layout::get(&lanes, STORE_BYTE);
+        let store_before = lanes.get(STORE_BYTE);
+        // The byte of cycle slot `s`: own holes, then the store (byte 15), then the
+        // opponent's holes from byte 16.
+        let byte_of = |s: usize| if s < n { s } else { s + STORE_BYTE - n };
         let mut slot = r;
-        let mut hand = layout::take(&mut lanes, r) as usize;
+        let mut slot_byte = r;
+        let mut hand = lanes.get(r) as usize;
         debug_assert!(hand > 0, "hole {r} is empty");
         let mut laps = 1;
         let mut capture = None;
         let mut extra_move = false;
         let last = loop {
-            // One lap: `hand / cycle` whole rounds, then one seed in each of the next
-            // `hand % cycle` slots.
+            // One lap: lift the hole, then `hand / cycle` whole rounds and one seed in each of
+            // the next `hand % cycle` slots.
             let next = if slot + 1 == cycle { 0 } else { slot + 1 };
-            let (rounds, rest) = if hand < cycle { (0, hand) } else { (hand / cycle, hand % cycle) };
-            layout::add(&mut lanes, &layout.range[next][rest], 1);
+            let (rounds, rest, last) = if hand < cycle {
+                let end = slot + hand;
+                (0, hand, if end >= cycle { end - cycle } else { end })
+            } else {
+                let (rounds, rest) = layout.lap[hand & 255];
+                (rounds, rest as usize, layout.wrap[(slot + hand) & 511] as usize)
+            };
+            // Read the landing hole before this lap's sowing, so that the next lap need not
+            // wait for it: it gains `rounds` seeds, plus the last one unless it is the origin.
+            let last_byte = byte_of(last);
+            let before = lanes.get(last_byte);
+            lanes.sow(&layout.range[next & 31][rest & 31], slot_byte, hand as u8);
             if rounds != 0 {
-                layout::add(&mut lanes, &layout.full, rounds as u8);
-            }
-            let mut last = slot + hand;
-            if last >= cycle {
-                last %= cycle;
+                lanes.add_times(&layout.full, rounds);
             }
             if last == n {
                 extra_move = true;
                 break last;
             }
-            let byte = layout.byte[last] as usize;
-            let landed = layout::get(&lanes, byte);
+            let landed = if rest == 0 { rounds } else { before + rounds + 1 };
             if landed > 1 {
-                // Relay: lift the hole, the last seed included, and sow on.
-                hand = layout::take(&mut lanes, byte) as usize;
+                // Relay: the hole, the last seed included, is lifted by the next lap.
+                hand = landed as usize;
                 slot = last;
+                slot_byte = last_byte;
                 laps += 1;
                 continue;
             }
             if last < n {
                 // Nembak: take the facing hole (the landed seed stays).
-                let seeds = layout::take(&mut lanes, 16 + n - 1 - last);
+                let seeds = lanes.take(16 + n - 1 - last);
                 if seeds > 0 {
-                    layout::put(&mut lanes, STORE_BYTE, seeds);
+                    lanes.put(STORE_BYTE, seeds);
                     capture = Some(Capture { kind: CaptureKind::Nembak, seeds });
                 }
             } else {
                 // Mikul: an opponent's hole between two equal, non-empty neighbours.
                 let j = last - n - 1;
                 if j > 0 && j + 1 < n {
-                    let left = layout::get(&lanes, 16 + j - 1);
-                    if left != 0 && left == layout::get(&lanes, 16 + j + 1) {
+                    let left = lanes.get(16 + j - 1);
+                    if left != 0 && left == lanes.get(16 + j + 1) {
                         let seeds = 2 * left + 1;
-                        layout::take(&mut lanes, 16 + j - 1);
-                        layout::take(&mut lanes, 16 + j);
-                        layout::take(&mut lanes, 16 + j + 1);
-                        layout::put(&mut lanes, STORE_BYTE, seeds);
+                        lanes.take(16 + j - 1);
+                        lanes.take(16 + j);
+                        lanes.take(16 + j + 1);
+                        lanes.put(STORE_BYTE, seeds);
                         capture = Some(Capture { kind: CaptureKind::Mikul, seeds });
                     }
                 }
@@ -444,7 +453,7 @@ impl Position {
             break last;
         };
         let captured = capture.map_or(0, |c: Capture| c.seeds);
-        let sown_into_store = layout::get(&lanes, STORE_BYTE) - store_before - captured;
+        let sown_into_store = lanes.get(STORE_BYTE) - store_before - captured;
         let last_hole = if last == n {
             None
         } else if last < n {
@@ -454,7 +463,7 @@ impl Position {
         };
         let mut next = Position { lanes, holes: self.holes, mover: self.mover };
         if !extra_move {
-            next.lanes.swap(0, 1);
+            next.lanes = lanes.swapped();
             next.mover = self.mover.other();
         }
         let sweep = if next.is_over() { Some(next.sweep()) } else { None };
@@ -465,27 +474,27 @@ impl Position {
     /// left on the board.
     fn sweep(&mut self) -> Sweep {
         let mask = LAYOUTS[self.holes()].row_mask;
-        let seeds = layout::byte_sum(self.lanes[1], mask);
-        self.lanes[1] &= !mask;
-        layout::put(&mut self.lanes, 16 + STORE_BYTE, seeds);
+        let seeds = layout::byte_sum(self.lanes.lane(1), mask);
+        self.lanes.clear(1, mask);
+        self.lanes.put(16 + STORE_BYTE, seeds);
         Sweep { to: self.mover.other(), seeds }
     }
 
     /// The same board seen by the other player (the player to move changes; no move is made).
     pub fn flipped(&self) -> Position {
-        Position { lanes: [self.lanes[1], self.lanes[0]], holes: self.holes, mover: self.mover.other() }
+        Position { lanes: self.lanes.swapped(), holes: self.holes, mover: self.mover.other() }
     }
 
-    /// The two lanes (mover's, opponent's), for the key and index encoders.
+    /// Lane `i` (0: the mover's, 1: the opponent's) as a number, for the key encoder.
     #[inline]
-    pub(crate) fn lanes(&self) -> Lanes {
-        self.lanes
+    pub(crate) fn lane(&self, i: usize) -> u128 {
+        self.lanes.lane(i)
     }
 
     /// The board with empty stores, from the mover's view: what the future gain depends on.
     pub fn board_only(&self) -> Position {
         let mask = LAYOUTS[self.holes()].row_mask;
-        Position { lanes: [self.lanes[0] & mask, self.lanes[1] & mask], holes: self.holes, mover: self.mover }
+        Position { lanes: Lanes::from_u128(self.lanes.lane(0) & mask, self.lanes.lane(1) & mask), holes: self.holes, mover: self.mover }
     }
 
     /// The same position with `player` named as the player to move, every hole and store

@@ -1,15 +1,64 @@
 //! Exact game-tree search over any [`Rules`].
 //!
-//! **Placeholder implementation**: a plain full-window alpha-beta without transposition
-//! table, limits or parallelism. The public API below is the contract the rest of the
-//! project codes against; the real search replaces the bodies.
+//! The search works on *future gains* (see [`crate::rules`]) and proves them with null-window
+//! alpha-beta searches (pieces, one concept per file):
+//! - [`alphabeta`]: the fail-soft negamax of one thread, with the turn structure of sowing
+//!   games (no negation across an extra move) and cuts from the seeds left on the board; its
+//!   doc comment states the exact return-value contract;
+//! - [`tt`]: the shared transposition table of proven bounds, keyed by the full lossless key,
+//!   with a fixed memory budget;
+//! - [`ordering`]: table move, extra moves, then biggest gains first;
+//! - [`driver`]: the sequence of null-window tests (the top first, then bisection) that
+//!   closes the bracket of proven bounds;
+//! - [`parallel`]: all worker threads search each test together (shared table, simplified
+//!   ABDADA); [`budget`]: time, node and Ctrl-C limits;
+//! - [`pv`]: the principal variation, every move proven optimal.
+//!
+//! A search stopped by a limit returns the bounds proven so far. Results never depend on the
+//! number of threads or the table size: every bound in the table is a proof.
+//!
+//! ```
+//! use dakon_solver::dakon::{Dakon, Position};
+//! use dakon_solver::search::{Config, Limits, Solver};
+//!
+//! let solver = Solver::new(Dakon::new(3).unwrap(), Config { threads: 1, tt_bytes: 1 << 20 }, None);
+//! let start = Position::start(3, 3).unwrap();
+//! let solution = solver.solve(&start, &Limits::default());
+//! assert!(solution.is_exact());
+//! // The value for the player to move is the final store difference (stores start empty).
+//! let value = solution.lower;
+//! assert_eq!(solver.at_least(&start, value, &Limits::default()), Some(true));
+//! assert_eq!(solver.at_least(&start, value + 1, &Limits::default()), Some(false));
+//! // The principal variation plays to the end of the game.
+//! let mut p = start;
+//! for &mv in &solution.pv {
+//!     p = p.play(mv as usize).0;
+//! }
+//! assert!(p.is_over());
+//! assert_eq!(p.final_difference(), if p.mover() == start.mover() { value } else { -value });
+//! ```
 
+mod alphabeta;
+mod budget;
+mod driver;
+mod ordering;
+mod parallel;
+mod pv;
+mod tt;
+
+use std::cmp::Reverse;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::oracle::Oracle;
 use crate::rules::Rules;
+use budget::Budget;
+use driver::{narrow, Bracket};
+use ordering::Children;
+use parallel::{null_window, Busy};
+use pv::principal_variation;
+use tt::Table;
 
 /// How much a search may spend. A search stopped by any limit returns proven bounds.
 #[derive(Clone, Debug, Default)]
@@ -27,7 +76,8 @@ pub struct Limits {
 pub struct Config {
     /// Worker threads (1 or more).
     pub threads: usize,
-    /// Transposition table size in bytes.
+    /// Transposition table size in bytes (rounded down to a power of two of 64-byte buckets,
+    /// two entries each).
     pub tt_bytes: usize,
 }
 
@@ -56,6 +106,17 @@ impl Solution {
     }
 }
 
+/// The answer of [`Solver::prove_at_least`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AtLeast {
+    /// Whether the future gain is at least the bound: `None` when a limit stopped the search.
+    pub holds: Option<bool>,
+    /// Positions visited.
+    pub nodes: u64,
+    /// Time spent.
+    pub elapsed: Duration,
+}
+
 /// The value of one move of a position, for the player to move there.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveValue {
@@ -68,16 +129,34 @@ pub struct MoveValue {
 }
 
 /// An exact solver for one rule set, with its transposition table and optional oracle.
+///
+/// It is `Sync`: several threads may call [`Solver::solve`], [`Solver::at_least`] and
+/// [`Solver::analyse_moves`] on one solver at once; they share (and profit from) its table.
 pub struct Solver<R: Rules> {
     rules: R,
     oracle: Option<Arc<dyn Oracle<R>>>,
-    nodes: std::sync::atomic::AtomicU64,
+    table: Table<R::Key>,
+    busy: Busy,
+    /// The worker threads of every search when `config.threads > 1`; the calling thread alone
+    /// otherwise.
+    pool: Option<rayon::ThreadPool>,
 }
 
 impl<R: Rules> Solver<R> {
-    /// A solver with its own transposition table of `config.tt_bytes`.
-    pub fn new(rules: R, _config: Config, oracle: Option<Arc<dyn Oracle<R>>>) -> Self {
-        Solver { rules, oracle, nodes: Default::default() }
+    /// A solver with its own transposition table of `config.tt_bytes`, searching with
+    /// `config.threads` threads, asking `oracle` first at positions it covers.
+    ///
+    /// # Panics
+    /// Panics if the worker threads cannot be started.
+    pub fn new(rules: R, config: Config, oracle: Option<Arc<dyn Oracle<R>>>) -> Self {
+        let pool = (config.threads > 1).then(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(config.threads)
+                .thread_name(|i| format!("search-{i}"))
+                .build()
+                .expect("cannot start the search threads")
+        });
+        Solver { rules, oracle, table: Table::new(config.tt_bytes), busy: Busy::new(), pool }
     }
 
     /// The rules this solver plays by.
@@ -85,87 +164,82 @@ impl<R: Rules> Solver<R> {
         &self.rules
     }
 
-    /// Solves `pos`: exact future gain unless a limit stopped it, then proven bounds.
-    pub fn solve(&self, pos: &R::Position, _limits: &Limits) -> Solution {
-        let started = Instant::now();
+    /// Memory of the transposition table, in bytes.
+    pub fn table_bytes(&self) -> usize {
+        self.table.bytes()
+    }
+
+    /// Worker threads per search.
+    pub fn threads(&self) -> usize {
+        self.pool.as_ref().map_or(1, |pool| pool.current_num_threads())
+    }
+
+    /// Solves `pos`: exact future gain unless a limit stopped it, then proven bounds. The
+    /// best move is proven optimal when the value is exact, and otherwise proves `lower` when
+    /// a test found one (else it is the table's or the first move: a guess).
+    pub fn solve(&self, pos: &R::Position, limits: &Limits) -> Solution {
+        let budget = Budget::new(limits);
         let moves = self.rules.legal_moves(pos);
-        let mut best = None;
-        let mut value = self.rules.terminal_gain(pos);
-        if !moves.is_empty() {
-            value = i32::MIN;
-            for &mv in moves.as_slice() {
-                let v = self.move_value(pos, mv);
-                if v > value {
-                    value = v;
-                    best = Some(mv);
-                }
-            }
+        if moves.is_empty() {
+            let value = self.rules.terminal_gain(pos);
+            return Solution { lower: value, upper: value, best_move: None, pv: Vec::new(), nodes: 0, elapsed: budget.started().elapsed() };
         }
-        let pv = self.principal_variation(pos);
-        Solution {
-            lower: value,
-            upper: value,
-            best_move: best,
-            pv,
-            nodes: self.nodes.load(std::sync::atomic::Ordering::Relaxed),
-            elapsed: started.elapsed(),
-        }
+        let k = self.rules.seeds_on_board(pos) as i32;
+        let bracket = narrow(self, pos, Bracket::seeds(k), k, &budget);
+        let pv = if bracket.is_exact() { principal_variation(self, pos, bracket.lower, bracket.best_move, &budget) } else { Vec::new() };
+        let best_move = pv.first().copied().or(bracket.best_move).or_else(|| {
+            let tt_move = self.table.probe(&self.rules.key(pos)).and_then(|b| b.mv);
+            Children::new(&self.rules, pos, &moves, tt_move).as_slice().first().map(|c| c.mv)
+        });
+        let pv = if pv.is_empty() { best_move.into_iter().collect() } else { pv };
+        Solution { lower: bracket.lower, upper: bracket.upper, best_move, pv, nodes: budget.nodes(), elapsed: budget.started().elapsed() }
     }
 
     /// Whether the future gain of `pos` is at least `bound`: `Some(true)` or `Some(false)` when
-    /// proven, `None` when a limit stopped the search first. A null-window search, much
+    /// proven, `None` when a limit stopped the search first. A single null-window search, much
     /// cheaper than [`Solver::solve`] (e.g. `bound = 1` proves a win).
     pub fn at_least(&self, pos: &R::Position, bound: i32, limits: &Limits) -> Option<bool> {
-        Some(self.solve(pos, limits).lower >= bound)
+        self.prove_at_least(pos, bound, limits).holds
     }
 
-    /// The value of every legal move of `pos`, best first.
-    pub fn analyse_moves(&self, pos: &R::Position, _limits: &Limits) -> Vec<MoveValue> {
-        let mut values: Vec<MoveValue> = self
-            .rules
-            .legal_moves(pos)
-            .as_slice()
-            .iter()
-            .map(|&mv| {
-                let v = self.move_value(pos, mv);
-                MoveValue { mv, lower: v, upper: v }
-            })
-            .collect();
-        values.sort_by_key(|m| -m.lower);
-        values
-    }
-
-    fn move_value(&self, pos: &R::Position, mv: u8) -> i32 {
-        let step = self.rules.play(pos, mv);
-        let child = self.value(&step.next);
-        step.gain + if step.same_mover { child } else { -child }
-    }
-
-    fn value(&self, pos: &R::Position) -> i32 {
-        self.nodes.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        if let Some(oracle) = &self.oracle {
-            if self.rules.seeds_on_board(pos) <= oracle.max_seeds() {
-                if let Some(v) = oracle.probe(pos) {
-                    return v;
+    /// [`Solver::at_least`] with the work it took.
+    pub fn prove_at_least(&self, pos: &R::Position, bound: i32, limits: &Limits) -> AtLeast {
+        let budget = Budget::new(limits);
+        let holds = if self.rules.legal_moves(pos).is_empty() {
+            Some(self.rules.terminal_gain(pos) >= bound)
+        } else {
+            let k = self.rules.seeds_on_board(pos) as i32;
+            if bound <= -k || bound > k {
+                Some(bound <= -k)
+            } else {
+                // Whether the mover takes every seed is cheap to settle and often true in
+                // sowing games (see `driver`); its fail-soft answer may already decide.
+                let top = if bound < k { null_window(self, pos, k, &budget) } else { None };
+                match top {
+                    Some((value, _)) if value >= k || value < bound => Some(value >= bound),
+                    _ => null_window(self, pos, bound, &budget).map(|(value, _)| value >= bound),
                 }
             }
-        }
-        let moves = self.rules.legal_moves(pos);
-        if moves.is_empty() {
-            return self.rules.terminal_gain(pos);
-        }
-        moves.as_slice().iter().map(|&mv| self.move_value(pos, mv)).max().unwrap()
+        };
+        AtLeast { holds, nodes: budget.nodes(), elapsed: budget.started().elapsed() }
     }
 
-    fn principal_variation(&self, pos: &R::Position) -> Vec<u8> {
-        let mut pv = Vec::new();
-        let mut pos = *pos;
-        loop {
-            let moves = self.rules.legal_moves(&pos);
-            let Some(&mv) = moves.as_slice().iter().max_by_key(|&&mv| self.move_value(&pos, mv)) else { break };
-            pv.push(mv);
-            pos = self.rules.play(&pos, mv).next;
+    /// The value of every legal move of `pos` (the future gain of `pos` if that move is
+    /// played), best first, ties by move. Moves a limit stopped keep the bounds proven so far.
+    pub fn analyse_moves(&self, pos: &R::Position, limits: &Limits) -> Vec<MoveValue> {
+        let budget = Budget::new(limits);
+        let mut values: Vec<MoveValue> = Vec::new();
+        for &mv in self.rules.legal_moves(pos).as_slice() {
+            let step = self.rules.play(pos, mv);
+            let k = self.rules.seeds_on_board(&step.next) as i32;
+            let sign = if step.same_mover { 1 } else { -1 };
+            // Solve the child as `solve` would: first ask whether its mover takes every seed.
+            let child = narrow(self, &step.next, Bracket::seeds(k), k, &budget);
+            let (a, b) = (step.gain + sign * child.lower, step.gain + sign * child.upper);
+            let (lower, upper) = (a.min(b), a.max(b));
+            values.push(MoveValue { mv, lower, upper });
         }
-        pv
+        values.sort_by_key(|m| (Reverse(m.lower), Reverse(m.upper), m.mv));
+        values
     }
 }

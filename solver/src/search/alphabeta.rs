@@ -1,0 +1,194 @@
+//! The alpha-beta search of one worker thread, on future gains.
+//!
+//! # The return-value contract of [`Worker::search`]
+//!
+//! With a window `(alpha, beta)`, `alpha < beta`, the search of a position with `k` seeds on
+//! the board returns a value `v` with `-k <= v <= k` and:
+//! - `alpha < v < beta`: `v` is the exact future gain;
+//! - `v >= beta`: the future gain is at least `v` (fail high, a lower bound);
+//! - `v <= alpha`: the future gain is at most `v` (fail low, an upper bound).
+//!
+//! A move earning `gain` leads to a child whose value counts for the mover as it is after an
+//! extra move (`same_mover`), and negated otherwise, so the child's window is
+//! `(alpha - gain, beta - gain)` with `v = gain + child` on a same-mover edge, and
+//! `(-(beta - gain), -(alpha - gain))` with `v = gain - child` otherwise. A child with `c` seeds
+//! on the board is worth at most `gain + c` to the mover, which cuts moves that cannot reach
+//! `alpha` without searching them.
+//!
+//! A worker that sees its abort flag (a limit ran out, or another worker finished the same
+//! search first) unwinds at once, stores nothing on the way, and its result is meaningless.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::budget::{Budget, CHECK_EVERY};
+use super::ordering::{Child, Children};
+use super::tt::Bounds;
+use super::Solver;
+use crate::rules::Rules;
+
+/// Deferral of moves another worker is busy with applies to nodes this close to the root.
+const DEFER_PLY: u32 = 10;
+
+/// One thread's search state.
+pub(crate) struct Worker<'s, R: Rules> {
+    solver: &'s Solver<R>,
+    budget: &'s Budget<'s>,
+    abort: &'s AtomicBool,
+    /// Whether other workers search the same tree (then moves they are busy with are deferred).
+    shared: bool,
+    /// Nodes visited by this worker.
+    visited: u64,
+    /// Nodes not yet charged to the budget.
+    pending: u64,
+    stopped: bool,
+}
+
+impl<'s, R: Rules> Worker<'s, R> {
+    /// A worker for `solver`, charging `budget` and stopping when `abort` is raised.
+    pub fn new(solver: &'s Solver<R>, budget: &'s Budget<'s>, abort: &'s AtomicBool, shared: bool) -> Self {
+        Worker { solver, budget, abort, shared, visited: 0, pending: 0, stopped: false }
+    }
+
+    /// Whether the worker was stopped: its last result means nothing.
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// Charges the nodes not yet counted to the budget.
+    pub fn flush(&mut self) {
+        self.budget.charge(std::mem::take(&mut self.pending));
+    }
+
+    #[inline]
+    fn visit(&mut self) {
+        self.visited += 1;
+        self.pending += 1;
+        if self.pending >= CHECK_EVERY {
+            self.pending = 0;
+            if !self.budget.charge(CHECK_EVERY) {
+                self.abort.store(true, Ordering::Relaxed);
+            }
+        }
+        if self.abort.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+    }
+
+    /// The future gain of `pos` under the contract in the [module documentation](self), with
+    /// the move that achieved it when it is exact or a fail high (and known).
+    pub fn search(&mut self, pos: &R::Position, alpha: i32, beta: i32, ply: u32) -> (i32, Option<u8>) {
+        debug_assert!(alpha < beta);
+        self.visit();
+        if self.stopped {
+            return (0, None);
+        }
+        let solver = self.solver;
+        let rules = &solver.rules;
+        let moves = rules.legal_moves(pos);
+        if moves.is_empty() {
+            return (rules.terminal_gain(pos), None);
+        }
+        let k = rules.seeds_on_board(pos) as i32;
+        if alpha >= k {
+            return (k, None);
+        }
+        if beta <= -k {
+            return (-k, None);
+        }
+        if let Some(oracle) = &solver.oracle {
+            if k as u32 <= oracle.max_seeds() {
+                if let Some(v) = oracle.probe(pos) {
+                    return (v, None);
+                }
+            }
+        }
+        let key = rules.key(pos);
+        let (mut lower, mut upper, mut tt_move) = (-k, k, None);
+        if let Some(b) = solver.table.probe(&key) {
+            (lower, upper, tt_move) = (b.lower as i32, b.upper as i32, b.mv);
+            if lower >= beta || lower == upper {
+                return (lower, tt_move);
+            }
+            if upper <= alpha {
+                return (upper, None);
+            }
+        }
+        let (alpha, beta) = (alpha.max(lower), beta.min(upper));
+        let children = Children::new(rules, pos, &moves, tt_move);
+        let visited_before = self.visited;
+        let mut best = i32::MIN;
+        let mut best_move = None;
+        let mut deferred = [0u8; crate::rules::MoveList::CAPACITY];
+        let mut deferred_len = 0;
+        let defer = self.shared && ply < DEFER_PLY;
+        for (i, child) in children.as_slice().iter().enumerate() {
+            let floor = alpha.max(best);
+            let ceiling = child.step.gain + rules.seeds_on_board(&child.step.next) as i32;
+            if ceiling <= floor {
+                best = best.max(ceiling);
+                continue;
+            }
+            let child_key = defer.then(|| rules.key(&child.step.next));
+            if let Some(child_key) = &child_key {
+                if i > 0 && solver.busy.is_busy(child_key) {
+                    deferred[deferred_len] = i as u8;
+                    deferred_len += 1;
+                    continue;
+                }
+                solver.busy.enter(child_key);
+            }
+            let v = self.child_value(child, floor, beta, ply);
+            if let Some(child_key) = &child_key {
+                solver.busy.leave(child_key);
+            }
+            if self.stopped {
+                return (0, None);
+            }
+            if v > best {
+                (best, best_move) = (v, Some(child.mv));
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+        if best < beta {
+            for &i in &deferred[..deferred_len] {
+                let child = &children.as_slice()[i as usize];
+                let floor = alpha.max(best);
+                let v = self.child_value(child, floor, beta, ply);
+                if self.stopped {
+                    return (0, None);
+                }
+                if v > best {
+                    (best, best_move) = (v, Some(child.mv));
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if best >= beta {
+            (lower, tt_move) = (best, best_move);
+        } else if best <= alpha {
+            upper = best;
+            best_move = None;
+        } else {
+            (lower, upper, tt_move) = (best, best, best_move);
+        }
+        let work = (64 - (self.visited - visited_before).leading_zeros()) as u8;
+        solver.table.store(key, Bounds { lower: lower as i16, upper: upper as i16, mv: tt_move, work });
+        (best, best_move)
+    }
+
+    /// The value for the mover of playing `child`, searched with window `(floor, beta)` under
+    /// the same contract.
+    #[inline]
+    fn child_value(&mut self, child: &Child<R::Position>, floor: i32, beta: i32, ply: u32) -> i32 {
+        let gain = child.step.gain;
+        if child.step.same_mover {
+            gain + self.search(&child.step.next, floor - gain, beta - gain, ply + 1).0
+        } else {
+            gain - self.search(&child.step.next, gain - beta, gain - floor, ply + 1).0
+        }
+    }
+}

@@ -1,0 +1,152 @@
+//! Building the tiers `0..=K` of a rule set into a directory, resuming from what is there.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::error::TableError;
+use super::file::{write_table, TableFile};
+use super::name::tier_path;
+use super::retrograde::solve_tier;
+use crate::rules::Rules;
+
+/// How to build.
+#[derive(Clone, Debug)]
+pub struct BuildOptions {
+    /// Worker threads (at least 1).
+    pub threads: usize,
+    /// Show a progress bar per tier on stderr.
+    pub progress: bool,
+    /// Raised from outside (Ctrl-C) to stop: the tier in progress is dropped, finished tiers
+    /// stay on disk.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl Default for BuildOptions {
+    /// All cores, no progress bars, no stop flag.
+    fn default() -> Self {
+        BuildOptions { threads: std::thread::available_parallelism().map_or(1, |n| n.get()), progress: false, stop: None }
+    }
+}
+
+/// One tier in a [`BuildReport`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct TierReport {
+    /// Seeds on the board.
+    pub seeds: u32,
+    /// Its file.
+    pub path: PathBuf,
+    /// Positions in the tier.
+    pub entries: u64,
+    /// Size of the file in bytes.
+    pub bytes: u64,
+    /// Whether this run built it (`false`: it was already there).
+    pub built: bool,
+    /// Time spent building it (zero when it was already there).
+    pub elapsed: Duration,
+}
+
+/// What [`build_tiers`] did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BuildReport {
+    /// Every finished tier, built now or found, in increasing order.
+    pub tiers: Vec<TierReport>,
+    /// Whether the stop flag ended the build before the last tier (the tier in progress was
+    /// dropped; running the build again resumes there).
+    pub interrupted: bool,
+}
+
+impl BuildReport {
+    /// Positions solved by this run.
+    pub fn built_entries(&self) -> u64 {
+        self.tiers.iter().filter(|t| t.built).map(|t| t.entries).sum()
+    }
+
+    /// Time spent building by this run.
+    pub fn built_time(&self) -> Duration {
+        self.tiers.iter().map(|t| t.elapsed).sum()
+    }
+}
+
+/// Builds the tiers `0..=max_seeds` of `rules` that are missing from `dir` (created if
+/// needed). Tiers present are checked (header) and, when a higher tier needs them, read; a
+/// missing tier is solved from the lower ones and written atomically, so an interrupted build
+/// loses at most the tier in progress and a rebuild writes identical files.
+///
+/// ```
+/// use dakon_solver::dakon::{Dakon, Position};
+/// use dakon_solver::oracle::Oracle;
+/// use dakon_solver::tables::{build_tiers, BuildOptions, TableSet};
+/// let dir = std::env::temp_dir().join(format!("dakon-doc-build-{}", std::process::id()));
+/// let rules = Dakon::new(2).unwrap();
+/// let report = build_tiers(&rules, &dir, 4, &BuildOptions::default()).unwrap();
+/// assert_eq!(report.tiers.len(), 5);
+/// let tables = TableSet::open(&rules, &dir).unwrap().unwrap();
+/// let p: Position = "1,0/0,2 0/0 0".parse().unwrap();
+/// assert_eq!(tables.probe(&p), Some(-1)); // hole 3 stores 1, then player 1 takes 2
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+///
+/// # Errors
+/// [`TableError`] if the directory or a file cannot be written, a present file is damaged or
+/// belongs to other rules, or a tier is beyond what the format holds (127 seeds).
+pub fn build_tiers<R: Rules>(rules: &R, dir: &Path, max_seeds: u32, options: &BuildOptions) -> Result<BuildReport, TableError> {
+    std::fs::create_dir_all(dir).map_err(|e| TableError::io(dir, "create the directory", e))?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads.max(1))
+        .build()
+        .map_err(|e| TableError::io(dir, "start worker threads for", std::io::Error::other(e)))?;
+    pool.install(|| build_in_pool(rules, dir, max_seeds, options))
+}
+
+fn build_in_pool<R: Rules>(rules: &R, dir: &Path, max_seeds: u32, options: &BuildOptions) -> Result<BuildReport, TableError> {
+    let highest_missing = (0..=max_seeds).rev().find(|&k| !tier_path(rules, dir, k).exists());
+    let mut report = BuildReport::default();
+    // Tiers 0..k, decoded: a capture can drop any number of seeds.
+    let mut lower: Vec<Vec<u8>> = Vec::new();
+    for seeds in 0..=max_seeds {
+        let path = tier_path(rules, dir, seeds);
+        let needed_later = highest_missing.is_some_and(|h| seeds < h);
+        if path.exists() {
+            let file = TableFile::open(rules, &path, seeds)?;
+            if needed_later {
+                lower.push(file.read_values()?);
+            }
+            let entries = file.header().entries;
+            report.tiers.push(TierReport { seeds, path, entries, bytes: file.size(), built: false, elapsed: Duration::ZERO });
+            continue;
+        }
+        let started = Instant::now();
+        let bar = progress_bar(options.progress, seeds, rules.tier_size(seeds));
+        let Some(values) = solve_tier(rules, seeds, &lower, options.stop.as_deref(), &bar)? else {
+            bar.abandon_with_message("interrupted");
+            report.interrupted = true;
+            break;
+        };
+        bar.set_message("compressing");
+        let bytes = write_table(rules, &path, seeds, &values)?;
+        bar.finish_with_message("done");
+        let entries = values.len() as u64;
+        report.tiers.push(TierReport { seeds, path, entries, bytes, built: true, elapsed: started.elapsed() });
+        if needed_later {
+            lower.push(values);
+        }
+    }
+    Ok(report)
+}
+
+fn progress_bar(show: bool, seeds: u32, entries: u64) -> ProgressBar {
+    if !show {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(entries);
+    bar.set_style(
+        ProgressStyle::with_template("tier {prefix:>3} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} {per_sec} ETA {eta} {msg}")
+            .expect("a valid template"),
+    );
+    bar.set_prefix(seeds.to_string());
+    bar
+}

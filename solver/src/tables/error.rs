@@ -1,0 +1,114 @@
+//! What can go wrong while building or reading endgame tables.
+
+use std::fmt;
+use std::io;
+use std::path::PathBuf;
+
+/// An error of the endgame tables: every variant names the file (when there is one) and says
+/// what was expected and what was found.
+#[derive(Debug)]
+pub enum TableError {
+    /// Reading, writing or renaming a file failed (missing directory, full disk, ...).
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// What was being done ("read", "write", ...).
+        action: &'static str,
+        /// The system's error.
+        source: io::Error,
+    },
+    /// The file does not start with the table magic bytes.
+    NotATable {
+        /// The file.
+        path: PathBuf,
+        /// Its first bytes.
+        found: Vec<u8>,
+    },
+    /// The file was written in another format version.
+    Version {
+        /// The file.
+        path: PathBuf,
+        /// The version this program reads.
+        expected: u32,
+        /// The version in the file.
+        found: u32,
+    },
+    /// A header field differs from what the reader expects (rules, board, tier, entries).
+    Mismatch {
+        /// The file.
+        path: PathBuf,
+        /// Which field.
+        field: &'static str,
+        /// What the reader expected.
+        expected: String,
+        /// What the header says.
+        found: String,
+    },
+    /// The file is damaged: truncated, a checksum differs, a block does not decode.
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, with expected and found values.
+        detail: String,
+    },
+    /// A tier this format or builder cannot hold.
+    Unsupported {
+        /// The tier (seeds on the board).
+        seeds: u32,
+        /// Why.
+        detail: String,
+    },
+    /// The rules broke the [`crate::rules::Rules::tier_order`] contract: a successor in the
+    /// same tier was not solved before the position.
+    Order {
+        /// The tier.
+        seeds: u32,
+        /// The position's index.
+        index: u64,
+        /// The successor's index.
+        successor: u64,
+    },
+}
+
+impl TableError {
+    pub(crate) fn io(path: impl Into<PathBuf>, action: &'static str, source: io::Error) -> TableError {
+        TableError::Io { path: path.into(), action, source }
+    }
+
+    pub(crate) fn corrupt(path: impl Into<PathBuf>, detail: impl Into<String>) -> TableError {
+        TableError::Corrupt { path: path.into(), detail: detail.into() }
+    }
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TableError::Io { path, action, source } => write!(f, "{}: cannot {action}: {source}", path.display()),
+            TableError::NotATable { path, found } => {
+                write!(f, "{}: not an endgame table: expected magic bytes {:?}, found {:?}", path.display(), super::format::MAGIC, found)
+            }
+            TableError::Version { path, expected, found } => {
+                write!(f, "{}: format version {found}, expected {expected} (rebuild the table)", path.display())
+            }
+            TableError::Mismatch { path, field, expected, found } => {
+                write!(f, "{}: header says {field} {found}, expected {expected}", path.display())
+            }
+            TableError::Corrupt { path, detail } => write!(f, "{}: corrupt table: {detail}", path.display()),
+            TableError::Unsupported { seeds, detail } => write!(f, "tier {seeds}: {detail}"),
+            TableError::Order { seeds, index, successor } => write!(
+                f,
+                "tier {seeds}: position {index} has a successor {successor} in the same tier that is not solved before it \
+                 (the rules' tier_order is wrong)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for TableError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            TableError::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}

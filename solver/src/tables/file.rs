@@ -1,0 +1,244 @@
+//! One table file on disk: writing it atomically, reading and checking its header and index,
+//! decoding all its values or just one block.
+
+use std::fs::{self, File};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use bincode::Options;
+use rayon::prelude::*;
+
+use super::error::TableError;
+use super::format::{self, Header, BLOCK_ENTRIES, CODEC_ZSTD, MAGIC, MAX_HEADER_BYTES, VERSION};
+use crate::rules::Rules;
+
+/// A table file whose header and offset index have been read and checked.
+#[derive(Clone, Debug)]
+pub struct TableFile {
+    path: PathBuf,
+    header: Header,
+    /// Where the data area starts in the file.
+    data_start: u64,
+    /// Block boundaries within the data area (`blocks + 1` of them).
+    offsets: Vec<u64>,
+    size: u64,
+}
+
+impl TableFile {
+    /// Reads the header and index of any table file, without expectations about its rules or
+    /// tier: checks magic, version, codec, the meta checksum and the file's length.
+    ///
+    /// # Errors
+    /// [`TableError`] if the file cannot be read or is not a well-formed table of this version.
+    pub fn inspect(path: &Path) -> Result<TableFile, TableError> {
+        let mut file = File::open(path).map_err(|e| TableError::io(path, "open", e))?;
+        let size = file.metadata().map_err(|e| TableError::io(path, "read metadata of", e))?.len();
+        let mut head = Vec::new();
+        (&mut file).take(MAX_HEADER_BYTES).read_to_end(&mut head).map_err(|e| TableError::io(path, "read", e))?;
+        if head.len() < 12 && head.len() >= 8 && head[..8] == MAGIC {
+            return Err(TableError::corrupt(path, format!("truncated: file is {size} bytes, shorter than a header")));
+        }
+        if head.len() < 12 || head[..8] != MAGIC {
+            return Err(TableError::NotATable { path: path.into(), found: head[..head.len().min(8)].to_vec() });
+        }
+        let version = u32::from_le_bytes(head[8..12].try_into().expect("4 bytes"));
+        if version != VERSION {
+            return Err(TableError::Version { path: path.into(), expected: VERSION, found: version });
+        }
+        let mut rest: &[u8] = &head;
+        let header: Header = format::bincode_options().deserialize_from(&mut rest).map_err(|e| match *e {
+            bincode::ErrorKind::Io(ref io) if io.kind() == std::io::ErrorKind::UnexpectedEof && (head.len() as u64) < MAX_HEADER_BYTES => {
+                TableError::corrupt(path, format!("truncated: file is {size} bytes, the header does not fit"))
+            }
+            _ => TableError::corrupt(path, format!("unreadable header: {e}")),
+        })?;
+        let header_len = (head.len() - rest.len()) as u64;
+        if header.codec != CODEC_ZSTD {
+            return Err(mismatch(path, "codec", CODEC_ZSTD, header.codec));
+        }
+        if header.block_entries == 0 {
+            return Err(TableError::corrupt(path, "header says 0 values per block"));
+        }
+        let blocks = header.blocks();
+        let index_len = (blocks + 1).checked_mul(8).filter(|&len| header_len + len + 8 <= size).ok_or_else(|| {
+            TableError::corrupt(
+                path,
+                format!("truncated: the header announces {blocks} blocks, more than a file of {size} bytes can index"),
+            )
+        })?;
+        let mut meta = vec![0u8; (header_len + index_len + 8) as usize];
+        file.seek(SeekFrom::Start(0)).and_then(|_| file.read_exact(&mut meta)).map_err(|e| TableError::io(path, "read", e))?;
+        let (covered, stored) = meta.split_at(meta.len() - 8);
+        let stored = u64::from_le_bytes(stored.try_into().expect("8 bytes"));
+        let computed = format::meta_checksum(covered);
+        if stored != computed {
+            return Err(TableError::corrupt(path, format!("header checksum {computed:#018x}, expected {stored:#018x}")));
+        }
+        let offsets: Vec<u64> =
+            covered[header_len as usize..].chunks_exact(8).map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes"))).collect();
+        if offsets[0] != 0 || offsets.windows(2).any(|w| w[0] > w[1]) {
+            return Err(TableError::corrupt(path, "block offsets are not increasing from 0"));
+        }
+        let data_start = meta.len() as u64;
+        let expected_size = data_start + offsets[blocks as usize];
+        if size != expected_size {
+            let what = if size < expected_size { "truncated" } else { "trailing bytes" };
+            return Err(TableError::corrupt(path, format!("{what}: file is {size} bytes, the index says {expected_size}")));
+        }
+        Ok(TableFile { path: path.into(), header, data_start, offsets, size })
+    }
+
+    /// Reads the header and index of tier `seeds` of `rules` at `path`, checking that they
+    /// are what these rules expect.
+    ///
+    /// # Errors
+    /// As [`TableFile::inspect`], and [`TableError::Mismatch`] if the file belongs to other
+    /// rules, another board or another tier.
+    pub fn open<R: Rules>(rules: &R, path: &Path, seeds: u32) -> Result<TableFile, TableError> {
+        let file = TableFile::inspect(path)?;
+        let header = &file.header;
+        if header.rules != rules.name() {
+            return Err(mismatch(path, "rules", rules.name(), &header.rules));
+        }
+        if header.parameters != rules.parameters() {
+            return Err(mismatch(
+                path,
+                "parameters (dakon: holes per row)",
+                format!("{:?}", rules.parameters()),
+                format!("{:?}", header.parameters),
+            ));
+        }
+        if header.seeds != seeds {
+            return Err(mismatch(path, "tier (seeds on the board)", seeds, header.seeds));
+        }
+        if header.entries != rules.tier_size(seeds) {
+            return Err(mismatch(path, "entries", rules.tier_size(seeds), header.entries));
+        }
+        Ok(file)
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The file's header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The file's size in bytes.
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
+    /// Decodes every value (one byte each, two's complement) and checks the checksum.
+    ///
+    /// # Errors
+    /// [`TableError`] if the file cannot be read, a block does not decode, or the checksum
+    /// of the values differs from the header's.
+    pub fn read_values(&self) -> Result<Vec<u8>, TableError> {
+        let data = fs::read(&self.path).map_err(|e| TableError::io(&self.path, "read", e))?;
+        if data.len() as u64 != self.size {
+            return Err(TableError::corrupt(
+                &self.path,
+                format!("file changed size while read: {} bytes, expected {}", data.len(), self.size),
+            ));
+        }
+        let data = &data[self.data_start as usize..];
+        let mut values = vec![0u8; self.header.entries as usize];
+        values.par_chunks_mut(self.header.block_entries as usize).enumerate().try_for_each(|(block, out)| {
+            let frame = &data[self.offsets[block] as usize..self.offsets[block + 1] as usize];
+            let decoded =
+                format::decompress_block(frame, out.len()).map_err(|e| TableError::corrupt(&self.path, format!("block {block}: {e}")))?;
+            out.copy_from_slice(&decoded);
+            Ok::<(), TableError>(())
+        })?;
+        let computed = format::checksum(&values);
+        if computed != self.header.checksum {
+            return Err(TableError::corrupt(
+                &self.path,
+                format!("values checksum {computed:#018x}, expected {:#018x}", self.header.checksum),
+            ));
+        }
+        Ok(values)
+    }
+
+    /// The value at `index`, decoding only its block (whose own checksum zstd verifies).
+    ///
+    /// # Errors
+    /// [`TableError`] if the block cannot be read or decoded.
+    ///
+    /// # Panics
+    /// Panics if `index` is not below the number of entries.
+    pub fn value(&self, index: u64) -> Result<i8, TableError> {
+        assert!(index < self.header.entries, "index {index} out of range");
+        let block = index / self.header.block_entries as u64;
+        let (start, end) = (self.offsets[block as usize], self.offsets[block as usize + 1]);
+        let mut frame = vec![0u8; (end - start) as usize];
+        let mut file = File::open(&self.path).map_err(|e| TableError::io(&self.path, "open", e))?;
+        file.seek(SeekFrom::Start(self.data_start + start))
+            .and_then(|_| file.read_exact(&mut frame))
+            .map_err(|e| TableError::io(&self.path, "read", e))?;
+        let values = format::decompress_block(&frame, self.header.block_len(block))
+            .map_err(|e| TableError::corrupt(&self.path, format!("block {block}: {e}")))?;
+        Ok(values[(index % self.header.block_entries as u64) as usize] as i8)
+    }
+}
+
+fn mismatch(path: &Path, field: &'static str, expected: impl ToString, found: impl ToString) -> TableError {
+    TableError::Mismatch { path: path.into(), field, expected: expected.to_string(), found: found.to_string() }
+}
+
+/// Writes the values of tier `seeds` to `path` atomically: to `path.tmp` first, synced, then
+/// renamed over `path`. The bytes depend only on the values, so a rebuild writes the same file.
+/// Returns the file's size.
+///
+/// # Errors
+/// [`TableError::Io`] if the file cannot be written (full disk, no permission, ...).
+pub fn write_table<R: Rules>(rules: &R, path: &Path, seeds: u32, values: &[u8]) -> Result<u64, TableError> {
+    let header = Header {
+        magic: MAGIC,
+        version: VERSION,
+        rules: rules.name().to_string(),
+        parameters: rules.parameters(),
+        seeds,
+        entries: values.len() as u64,
+        codec: CODEC_ZSTD,
+        block_entries: BLOCK_ENTRIES,
+        checksum: format::checksum(values),
+    };
+    let frames: Vec<Vec<u8>> = values
+        .par_chunks(BLOCK_ENTRIES as usize)
+        .map(format::compress_block)
+        .collect::<Result<_, _>>()
+        .map_err(|e| TableError::io(path, "compress", e))?;
+    let mut meta = format::bincode_options().serialize(&header).expect("a header always serializes");
+    let mut offset = 0u64;
+    meta.extend_from_slice(&offset.to_le_bytes());
+    for frame in &frames {
+        offset += frame.len() as u64;
+        meta.extend_from_slice(&offset.to_le_bytes());
+    }
+    let meta_checksum = format::meta_checksum(&meta);
+    meta.extend_from_slice(&meta_checksum.to_le_bytes());
+
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let write = || -> std::io::Result<()> {
+        let mut file = std::io::BufWriter::new(File::create(&tmp)?);
+        file.write_all(&meta)?;
+        for frame in &frames {
+            file.write_all(frame)?;
+        }
+        file.into_inner().map_err(|e| e.into_error())?.sync_all()
+    };
+    write().map_err(|e| TableError::io(&tmp, "write", e))?;
+    fs::rename(&tmp, path).map_err(|e| TableError::io(path, "rename the finished table into", e))?;
+    // Make the rename itself durable; a directory that cannot be synced is not an error.
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        let _ = File::open(dir).and_then(|d| d.sync_all());
+    }
+    Ok(meta.len() as u64 + offset)
+}

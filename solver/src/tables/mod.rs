@@ -1,0 +1,25 @@
+//! Endgame tables: the exact future gain of every position with few seeds on the board,
+//! solved once by a parallel retrograde builder, stored compressed, and probed by the search.
+//!
+//! - [`build_tiers`] solves the tiers `0..=K` (tier `k`: every board with `k` seeds, from the
+//!   mover's view, in the order of [`Rules::index`](crate::rules::Rules::index)) and writes one
+//!   file per tier, solving each position once in an order where its successors in the same
+//!   tier come first ([`Rules::tier_order`](crate::rules::Rules::tier_order)).
+//! - [`TableFile`] reads one file: header and index checks, all values, or one value.
+//! - [`TableSet`] loads the tiers of one board and answers [`Oracle::probe`](crate::oracle::Oracle::probe).
+//!
+//! The format is described byte by byte in `tables/README.md` and in [`format`].
+
+mod builder;
+mod error;
+mod file;
+pub mod format;
+mod name;
+mod reader;
+mod retrograde;
+
+pub use builder::{build_tiers, BuildOptions, BuildReport, TierReport};
+pub use error::TableError;
+pub use file::{write_table, TableFile};
+pub use name::{file_name, tier_path, EXTENSION};
+pub use reader::TableSet;

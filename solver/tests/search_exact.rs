@@ -1,0 +1,225 @@
+//! The search against a plain memoized minimax: small board starts, random positions with few
+//! seeds, thread counts, table sizes, finished games, an oracle, limits and concurrent callers.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use dakon_solver::dakon::{Dakon, Key, Player, Position};
+use dakon_solver::oracle::Oracle;
+use dakon_solver::rules::Rules;
+use dakon_solver::search::{Config, Limits, Solver};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Plain memoized minimax of future gains: the definition in `dakon_solver::rules`, verbatim.
+struct Minimax {
+    rules: Dakon,
+    memo: HashMap<Key, i32>,
+}
+
+impl Minimax {
+    fn new(holes: usize) -> Self {
+        Minimax { rules: Dakon::new(holes).unwrap(), memo: HashMap::new() }
+    }
+
+    fn value(&mut self, pos: &Position) -> i32 {
+        let key = self.rules.key(pos);
+        if let Some(&v) = self.memo.get(&key) {
+            return v;
+        }
+        let moves = self.rules.legal_moves(pos);
+        let v = if moves.is_empty() {
+            self.rules.terminal_gain(pos)
+        } else {
+            moves.as_slice().iter().map(|&mv| self.move_value(pos, mv)).max().unwrap()
+        };
+        self.memo.insert(key, v);
+        v
+    }
+
+    fn move_value(&mut self, pos: &Position, mv: u8) -> i32 {
+        let step = self.rules.play(pos, mv);
+        let child = self.value(&step.next);
+        step.gain + if step.same_mover { child } else { -child }
+    }
+}
+
+fn solver(holes: usize, threads: usize, tt_bytes: usize) -> Solver<Dakon> {
+    Solver::new(Dakon::new(holes).unwrap(), Config { threads, tt_bytes }, None)
+}
+
+/// Checks everything `solve` and `analyse_moves` claim about `pos` against the reference.
+fn check(solver: &Solver<Dakon>, reference: &mut Minimax, pos: &Position) {
+    let want = reference.value(pos);
+    let solution = solver.solve(pos, &Limits::default());
+    assert!(solution.is_exact(), "{pos}");
+    assert_eq!(solution.lower, want, "value of {pos}");
+    match solution.best_move {
+        Some(mv) => assert_eq!(reference.move_value(pos, mv), want, "best move {mv} of {pos}"),
+        None => assert!(pos.is_over(), "no best move in {pos}"),
+    }
+    // Every move of the principal variation is optimal, and it ends the game.
+    let mut p = *pos;
+    for &mv in &solution.pv {
+        let value = reference.value(&p);
+        assert_eq!(reference.move_value(&p, mv), value, "pv move {mv} at {p} (from {pos})");
+        p = p.play(mv as usize).0;
+    }
+    assert!(p.is_over(), "pv of {pos} stops at {p}");
+    let moves = solver.analyse_moves(pos, &Limits::default());
+    assert_eq!(moves.len(), pos.moves().len());
+    for pair in moves.windows(2) {
+        assert!((pair[0].lower, std::cmp::Reverse(pair[0].mv)) > (pair[1].lower, std::cmp::Reverse(pair[1].mv)), "order of {pos}");
+    }
+    for m in &moves {
+        assert_eq!((m.lower, m.upper), (reference.move_value(pos, m.mv), reference.move_value(pos, m.mv)), "move {} of {pos}", m.mv);
+    }
+}
+
+#[test]
+fn every_small_start_agrees_with_minimax() {
+    for holes in 1..=4 {
+        let mut reference = Minimax::new(holes);
+        let solver = solver(holes, 1, 1 << 22);
+        for seeds in 1..=4 {
+            check(&solver, &mut reference, &Position::start(holes, seeds).unwrap());
+        }
+    }
+}
+
+/// A random position of `holes` per row with at most `max_seeds` on the board, either player
+/// to move, random stores.
+fn random_position(rng: &mut impl Rng, holes: usize, max_seeds: u32) -> Position {
+    let mut board = vec![0u8; 2 * holes];
+    for _ in 0..rng.gen_range(1..=max_seeds) {
+        board[rng.gen_range(0..2 * holes)] += 1;
+    }
+    let player = if rng.gen() { Player::Zero } else { Player::One };
+    Position::from_rows(&board[..holes], &board[holes..], [rng.gen_range(0..5), rng.gen_range(0..5)], player).unwrap()
+}
+
+#[test]
+fn thousands_of_random_positions_agree_with_minimax() {
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    for holes in 2..=7 {
+        let mut reference = Minimax::new(holes);
+        // A small table, shared by all positions of a size, as `batch` shares one.
+        let solver = solver(holes, 1, 1 << 16);
+        for _ in 0..400 {
+            check(&solver, &mut reference, &random_position(&mut rng, holes, 14));
+        }
+    }
+}
+
+#[test]
+fn value_does_not_depend_on_threads_or_table_size() {
+    let pos = Position::start(4, 4).unwrap();
+    let mut reference = Minimax::new(4);
+    let want = reference.value(&pos);
+    for threads in [1, 2] {
+        for tt_bytes in [64, 1 << 10, 1 << 24] {
+            let solution = solver(4, threads, tt_bytes).solve(&pos, &Limits::default());
+            assert_eq!((solution.lower, solution.upper), (want, want), "{threads} threads, {tt_bytes} bytes");
+            assert_eq!(reference.move_value(&pos, solution.best_move.unwrap()), want);
+        }
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    let two = solver(5, 2, 1 << 12);
+    let mut reference = Minimax::new(5);
+    for _ in 0..300 {
+        check(&two, &mut reference, &random_position(&mut rng, 5, 16));
+    }
+}
+
+#[test]
+fn a_finished_game_solves_to_its_final_difference_without_a_move() {
+    let solver = solver(2, 1, 1 << 12);
+    for text in ["0,0/0,0 6/6 0", "0,0,0/0,0,0 1/2 1", "3,1/0,0 2/5 0"] {
+        let pos: Position = text.parse().unwrap();
+        let solution = solver.solve(&pos, &Limits::default());
+        let value = pos.store(pos.mover()) as i32 - pos.store(pos.mover().other()) as i32 + solution.lower;
+        assert_eq!(value, pos.final_difference(), "{text}");
+        assert!(solution.is_exact());
+        assert_eq!((solution.best_move, solution.pv.len()), (None, 0), "{text}");
+        assert!(solver.analyse_moves(&pos, &Limits::default()).is_empty());
+    }
+}
+
+/// An oracle that knows every position with at most `max` seeds, from the reference.
+struct MinimaxOracle {
+    values: HashMap<Key, i32>,
+    max: u32,
+}
+
+impl Oracle<Dakon> for MinimaxOracle {
+    fn probe(&self, pos: &Position) -> Option<i32> {
+        self.values.get(&Key::of(pos)).copied()
+    }
+
+    fn max_seeds(&self) -> u32 {
+        self.max
+    }
+}
+
+#[test]
+fn an_oracle_changes_nothing_but_the_work() {
+    let holes = 4;
+    let rules = Dakon::new(holes).unwrap();
+    let mut reference = Minimax::new(holes);
+    let pos = Position::start(holes, 3).unwrap();
+    let want = reference.value(&pos);
+    let values = reference.memo.iter().filter(|(key, _)| rules.seeds_on_board(&key.board(holes)) <= 6).map(|(k, v)| (*k, *v)).collect();
+    let oracle = Arc::new(MinimaxOracle { values, max: 6 });
+    let with = Solver::new(rules, Config { threads: 1, tt_bytes: 1 << 20 }, Some(oracle));
+    let without = solver(holes, 1, 1 << 20);
+    let (a, b) = (with.solve(&pos, &Limits::default()), without.solve(&pos, &Limits::default()));
+    assert_eq!((a.lower, a.upper, b.lower, b.upper), (want, want, want, want));
+    assert!(a.nodes < b.nodes, "the oracle saves work: {} vs {} nodes", a.nodes, b.nodes);
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    for _ in 0..300 {
+        let p = random_position(&mut rng, holes, 10);
+        assert_eq!(with.solve(&p, &Limits::default()).lower, reference.value(&p), "{p}");
+    }
+}
+
+#[test]
+fn a_stopped_search_returns_proven_bounds() {
+    let pos = Position::start(5, 5).unwrap();
+    let exact = solver(5, 1, 1 << 22).solve(&pos, &Limits::default());
+    assert!(exact.is_exact());
+    for nodes in [1, 100, 2000] {
+        let limits = Limits { nodes: Some(nodes), ..Limits::default() };
+        let s = solver(5, 2, 1 << 22).solve(&pos, &limits);
+        assert!(s.lower <= exact.lower && exact.lower <= s.upper, "{nodes} nodes: [{}, {}] vs {}", s.lower, s.upper, exact.lower);
+        assert!(!s.is_exact(), "{nodes} nodes are not enough");
+        assert!(s.best_move.is_some());
+        let moves = solver(5, 1, 1 << 22).analyse_moves(&pos, &limits);
+        assert_eq!(moves.len(), 5);
+    }
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let s = solver(5, 1, 1 << 20).solve(&pos, &Limits { stop: Some(stop.clone()), ..Limits::default() });
+    assert_eq!((s.lower, s.upper), (-50, 50), "a raised stop flag proves nothing new");
+    assert_eq!(solver(5, 1, 1 << 20).at_least(&pos, 1, &Limits { stop: Some(stop), ..Limits::default() }), None);
+}
+
+#[test]
+fn concurrent_callers_share_one_solver() {
+    let holes = 5;
+    let shared = solver(holes, 1, 1 << 14);
+    let mut rng = ChaCha8Rng::seed_from_u64(6);
+    let positions: Vec<Position> = (0..400).map(|_| random_position(&mut rng, holes, 16)).collect();
+    let mut reference = Minimax::new(holes);
+    let want: Vec<i32> = positions.iter().map(|p| reference.value(p)).collect();
+    std::thread::scope(|scope| {
+        for part in 0..4 {
+            let (shared, positions, want) = (&shared, &positions, &want);
+            scope.spawn(move || {
+                for (p, &v) in positions.iter().zip(want).skip(part).step_by(4) {
+                    assert_eq!(shared.solve(p, &Limits::default()).lower, v, "{p}");
+                    assert_eq!(shared.at_least(p, v, &Limits::default()), Some(true), "{p}");
+                    assert_eq!(shared.at_least(p, v + 1, &Limits::default()), Some(false), "{p}");
+                }
+            });
+        }
+    });
+}

@@ -1,0 +1,85 @@
+//! One line of the batch output: the result for one input position, or an error record.
+
+use std::time::Instant;
+
+use dakon_solver::dakon::{Dakon, Position, Side};
+use dakon_solver::search::{Limits, MoveValue, Solver};
+use serde::Serialize;
+
+use crate::line::absolute_line;
+
+/// The result for one position. Values are final store differences, player to move minus
+/// opponent; holes are absolute.
+#[derive(Serialize)]
+pub struct Solved {
+    /// The input line number.
+    pub line: u64,
+    /// The position, in normalised notation.
+    pub position: String,
+    /// The value, when exact.
+    pub value: Option<i32>,
+    pub exact: bool,
+    pub lower: i32,
+    pub upper: i32,
+    pub best_move: Option<usize>,
+    pub pv: Vec<usize>,
+    /// Every move's value, best first (with `--all-moves`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moves: Option<Vec<Move>>,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+/// The value of one move, for the player who makes it.
+#[derive(Serialize)]
+pub struct Move {
+    pub hole: usize,
+    pub value: Option<i32>,
+    pub exact: bool,
+    pub lower: i32,
+    pub upper: i32,
+}
+
+/// An input line that is not a position.
+#[derive(Serialize)]
+pub struct Failed<'a> {
+    pub line: u64,
+    pub input: &'a str,
+    pub error: &'a str,
+}
+
+/// Solves `position` (input line `line`) within `limits`.
+pub fn solve(solver: &Solver<Dakon>, line: u64, position: &Position, limits: &Limits, all_moves: bool) -> Solved {
+    let started = Instant::now();
+    let stores = position.store_of_side(Side::Mover) as i32 - position.store_of_side(Side::Opponent) as i32;
+    let solution = solver.solve(position, limits);
+    let moves = all_moves.then(|| {
+        let limits = Limits { time: limits.time.map(|t| t.saturating_sub(started.elapsed())), ..limits.clone() };
+        solver.analyse_moves(position, &limits).iter().map(|m| move_record(position, stores, m)).collect()
+    });
+    let exact = solution.is_exact();
+    Solved {
+        line,
+        position: position.to_string(),
+        value: exact.then_some(stores + solution.lower),
+        exact,
+        lower: stores + solution.lower,
+        upper: stores + solution.upper,
+        best_move: solution.best_move.map(|mv| position.absolute_hole(position.mover(), mv as usize)),
+        pv: absolute_line(position, &solution.pv).0,
+        moves,
+        nodes: solution.nodes,
+        seconds: (started.elapsed().as_secs_f64() * 1e4).round() / 1e4,
+    }
+}
+
+fn move_record(position: &Position, stores: i32, value: &MoveValue) -> Move {
+    let exact = value.lower == value.upper;
+    Move {
+        hole: position.absolute_hole(position.mover(), value.mv as usize),
+        value: exact.then_some(stores + value.lower),
+        exact,
+        lower: stores + value.lower,
+        upper: stores + value.upper,
+    }
+}

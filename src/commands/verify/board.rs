@@ -1,0 +1,220 @@
+//! Deciding one board: the opening-turn proof, then a search within the budget.
+
+use std::time::{Duration, Instant};
+
+use dakon_solver::dakon::{Dakon, Player, Position};
+use dakon_solver::opening::{best_turn, TurnLimits};
+use dakon_solver::search::{Limits, Solution, Solver};
+
+use crate::line::absolute_line;
+
+/// A board size: holes per row and seeds per hole at the start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Board {
+    pub holes: usize,
+    pub seeds: u32,
+}
+
+impl Board {
+    /// Seeds in the game.
+    pub fn total(&self) -> u32 {
+        2 * self.holes as u32 * self.seeds
+    }
+}
+
+/// What the first player's result on a board rests on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proof {
+    /// A search finished: the value is exact.
+    ExactSearch,
+    /// The opening turn stores more than half of all seeds (the lower bound is its).
+    OpeningTurn,
+    /// A search stopped by the budget proved bounds that decide the result.
+    SearchBound,
+    /// Nothing proven decides the result.
+    Unproven,
+}
+
+impl Proof {
+    /// The name shown in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Proof::ExactSearch => "exact search",
+            Proof::OpeningTurn => "opening turn",
+            Proof::SearchBound => "search bound",
+            Proof::Unproven => "none",
+        }
+    }
+}
+
+/// A first turn of player 0 from the opening, as anyone can replay it with `dakon play`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayedTurn {
+    /// The holes lifted, in the notation's numbering.
+    pub holes: Vec<usize>,
+    /// Player 0's store after the turn (the end-of-game sweep included).
+    pub stored: u32,
+}
+
+impl PlayedTurn {
+    /// Plays `moves` (rules-level: counted in player 0's sowing direction) from `start`.
+    /// `None` if a move is not legal where it is played (a broken line from elsewhere).
+    fn replay(start: &Position, moves: &[u8]) -> Option<PlayedTurn> {
+        let (holes, end) = absolute_line(start, moves);
+        (holes.len() == moves.len()).then(|| PlayedTurn { holes, stored: end.store(Player::Zero) as u32 })
+    }
+}
+
+/// The best turn of the turn search and what it proves on its own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TurnProof {
+    pub turn: Option<PlayedTurn>,
+    /// Proven lower bound of the final difference from this turn alone.
+    pub lower: i32,
+    /// Moves played by the turn search.
+    pub nodes: u64,
+    /// Whether the turn search saw every turn (so `turn` stores the most there is).
+    pub complete: bool,
+}
+
+/// Everything `dakon verify` says about one board. Values are final store differences,
+/// player 0 (who moves first) minus player 1.
+#[derive(Clone, Debug)]
+pub struct Row {
+    pub board: Board,
+    pub lower: i32,
+    pub upper: i32,
+    pub proof: Proof,
+    /// The opening shown: the first turn of a perfect line when the search was exact,
+    /// otherwise the turn search's best.
+    pub opening: Option<PlayedTurn>,
+    /// Whether `opening` is proven optimal (from an exact search).
+    pub opening_optimal: bool,
+    pub turn_proof: TurnProof,
+    /// Positions the search visited (0 without a search).
+    pub nodes: u64,
+    /// Wall-clock time for the board, turn search and search together.
+    pub seconds: f64,
+    /// Whether endgame tables were used.
+    pub tables: bool,
+    /// Whether Ctrl-C stopped the search of this board.
+    pub interrupted: bool,
+}
+
+impl Row {
+    /// Whether the value is known exactly.
+    pub fn exact(&self) -> bool {
+        self.lower == self.upper
+    }
+
+    /// The first player's result: `win`, `draw`, `loss`, or `unknown` while the bounds
+    /// straddle zero.
+    pub fn verdict(&self) -> &'static str {
+        if self.lower > 0 {
+            "win"
+        } else if self.upper < 0 {
+            "loss"
+        } else if self.lower == 0 && self.upper == 0 {
+            "draw"
+        } else {
+            "unknown"
+        }
+    }
+}
+
+/// How to decide one board.
+pub struct Plan<'a> {
+    /// Budget of the turn search.
+    pub turn_nodes: u64,
+    /// The solver and its limits, or `None` for the opening-turn proof alone.
+    pub search: Option<(&'a Solver<Dakon>, &'a Limits)>,
+    pub tables: bool,
+}
+
+/// Decides the opening of `board` with player 0 to move.
+///
+/// # Panics
+/// Panics if the board is not a valid start (callers check sizes first).
+pub fn verify(board: Board, plan: &Plan) -> Row {
+    let started = Instant::now();
+    let start = Position::start(board.holes, board.seeds).expect("board sizes are checked before");
+    let rules = Dakon::new(board.holes).expect("board sizes are checked before");
+    let total = board.total() as i32;
+    let found = best_turn(&rules, &start, TurnLimits { nodes: plan.turn_nodes, goal: None });
+    let best = found.best.as_ref();
+    // The start has empty stores, so future gains are final differences.
+    let turn_proof = TurnProof {
+        turn: best.and_then(|t| PlayedTurn::replay(&start, &t.moves)),
+        lower: best.map_or(-total, |t| t.lower),
+        nodes: found.nodes,
+        complete: found.complete,
+    };
+    let mut row = Row {
+        board,
+        lower: turn_proof.lower,
+        upper: total,
+        proof: Proof::Unproven,
+        opening: turn_proof.turn.clone(),
+        opening_optimal: false,
+        turn_proof,
+        nodes: 0,
+        seconds: 0.0,
+        tables: plan.tables,
+        interrupted: false,
+    };
+    if let Some((solver, limits)) = plan.search {
+        let limits = remaining(limits, started);
+        let solution = solver.solve(&start, &limits);
+        row.nodes = solution.nodes;
+        row.interrupted = limits.stop.as_ref().is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed));
+        row.lower = row.lower.max(solution.lower);
+        row.upper = solution.upper;
+        if solution.is_exact() {
+            row.proof = Proof::ExactSearch;
+            if let Some(turn) = optimal_turn(solver, &start, &solution, &limits).and_then(|m| PlayedTurn::replay(&start, &m)) {
+                row.opening = Some(turn);
+                row.opening_optimal = true;
+            }
+        } else if row.lower > 0 || row.upper < 0 || row.exact() {
+            row.proof = if row.lower > solution.lower { Proof::OpeningTurn } else { Proof::SearchBound };
+        }
+    } else if row.lower > 0 {
+        row.proof = Proof::OpeningTurn;
+    }
+    row.seconds = started.elapsed().as_secs_f64();
+    row
+}
+
+/// `limits` with the time already spent on the board taken off its time budget.
+fn remaining(limits: &Limits, started: Instant) -> Limits {
+    Limits { time: limits.time.map(|t| t.saturating_sub(started.elapsed()).max(Duration::from_millis(1))), ..limits.clone() }
+}
+
+/// The first turn of the exact solution's principal variation, completed by further exact
+/// searches if the variation stops inside the turn. `None` if that cannot be done exactly.
+fn optimal_turn(solver: &Solver<Dakon>, start: &Position, solution: &Solution, limits: &Limits) -> Option<Vec<u8>> {
+    let mut position = *start;
+    let mut pv = solution.pv.iter().copied();
+    let mut moves = Vec::new();
+    loop {
+        let mv = match pv.next() {
+            Some(mv) => mv,
+            None => {
+                let rest = solver.solve(&position, limits);
+                if !rest.is_exact() {
+                    return None;
+                }
+                rest.best_move?
+            }
+        };
+        if !position.moves().as_slice().contains(&mv) {
+            return None;
+        }
+        moves.push(mv);
+        let next = position.play(mv as usize).0;
+        if next.mover() != start.mover() || next.is_over() {
+            return Some(moves);
+        }
+        position = next;
+    }
+}

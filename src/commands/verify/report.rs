@@ -1,0 +1,230 @@
+//! How `dakon verify` writes its rows: an aligned table, JSON Lines, a Markdown report.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::Serialize;
+
+use super::board::Row;
+
+/// The header of the aligned table.
+pub fn table_header() -> String {
+    format!(
+        "{:>5} {:>5} {:>5}  {:<6}  {:<10}  {:<7}  {:<12}  {:>6}  {:>14}  {:>8}  opening",
+        "holes", "seeds", "total", "status", "value", "first", "proof", "stored", "nodes", "seconds"
+    )
+}
+
+/// One row of the aligned table.
+pub fn table_line(row: &Row) -> String {
+    format!(
+        "{:>5} {:>5} {:>5}  {:<6}  {:<10}  {:<7}  {:<12}  {:>6}  {:>14}  {:>8.2}  {}",
+        row.board.holes,
+        row.board.seeds,
+        row.board.total(),
+        status(row),
+        value(row),
+        row.verdict(),
+        row.proof.name(),
+        row.opening.as_ref().map_or("-".to_string(), |t| t.stored.to_string()),
+        row.nodes,
+        row.seconds,
+        opening(row),
+    )
+}
+
+fn status(row: &Row) -> &'static str {
+    if row.exact() {
+        "exact"
+    } else {
+        "bounds"
+    }
+}
+
+/// The value, or the proven bounds as `lower..upper`.
+fn value(row: &Row) -> String {
+    if row.exact() {
+        format!("{:+}", row.lower)
+    } else {
+        format!("{:+}..{:+}", row.lower, row.upper)
+    }
+}
+
+fn opening_kind(row: &Row) -> &'static str {
+    if row.opening_optimal {
+        "optimal"
+    } else {
+        "most stored"
+    }
+}
+
+fn opening(row: &Row) -> String {
+    let Some(turn) = &row.opening else { return "-".to_string() };
+    let holes: Vec<String> = turn.holes.iter().map(usize::to_string).collect();
+    format!("{} ({})", holes.join(" "), opening_kind(row))
+}
+
+/// One row as JSON.
+#[derive(Serialize)]
+struct JsonRow<'a> {
+    holes: usize,
+    seeds: u32,
+    total: u32,
+    status: &'static str,
+    exact: bool,
+    value: Option<i32>,
+    lower: i32,
+    upper: i32,
+    first_player: &'static str,
+    proof: &'static str,
+    opening: Option<&'a [usize]>,
+    opening_stored: Option<u32>,
+    opening_kind: &'static str,
+    turn_proof: JsonTurnProof<'a>,
+    nodes: u64,
+    seconds: f64,
+    tables: bool,
+    interrupted: bool,
+}
+
+/// The opening-turn proof as JSON, whatever opening the row shows.
+#[derive(Serialize)]
+struct JsonTurnProof<'a> {
+    opening: Option<&'a [usize]>,
+    stored: Option<u32>,
+    lower: i32,
+    nodes: u64,
+    complete: bool,
+}
+
+/// One row as a line of JSON.
+pub fn json(row: &Row) -> String {
+    let proof = &row.turn_proof;
+    let json = JsonRow {
+        holes: row.board.holes,
+        seeds: row.board.seeds,
+        total: row.board.total(),
+        status: status(row),
+        exact: row.exact(),
+        value: row.exact().then_some(row.lower),
+        lower: row.lower,
+        upper: row.upper,
+        first_player: row.verdict(),
+        proof: row.proof.name(),
+        opening: row.opening.as_ref().map(|t| t.holes.as_slice()),
+        opening_stored: row.opening.as_ref().map(|t| t.stored),
+        opening_kind: opening_kind(row),
+        turn_proof: JsonTurnProof {
+            opening: proof.turn.as_ref().map(|t| t.holes.as_slice()),
+            stored: proof.turn.as_ref().map(|t| t.stored),
+            lower: proof.lower,
+            nodes: proof.nodes,
+            complete: proof.complete,
+        },
+        nodes: row.nodes,
+        seconds: (row.seconds * 1000.0).round() / 1000.0,
+        tables: row.tables,
+        interrupted: row.interrupted,
+    };
+    serde_json::to_string(&json).expect("rows are plain data")
+}
+
+/// The settings of a run, for the Markdown report.
+pub struct Settings {
+    pub command: String,
+    pub budget: String,
+    pub threads: usize,
+    pub tt_mb: usize,
+    pub tables: String,
+}
+
+/// The Markdown report of a run.
+pub fn markdown(rows: &[Row], settings: &Settings, finished: bool) -> String {
+    let mut out = String::new();
+    out.push_str("# Dakon: the first player's result on each board\n\n");
+    out.push_str(&format!("- Date: {} UTC\n", utc_now()));
+    out.push_str(&format!("- Machine: {}\n", machine()));
+    out.push_str(&format!("- Program: dakon {}\n", env!("CARGO_PKG_VERSION")));
+    out.push_str(&format!("- Command: `{}`\n", settings.command));
+    out.push_str(&format!(
+        "- Settings: budget {} per board, {} threads, {} MiB transposition table, endgame tables: {}\n",
+        settings.budget, settings.threads, settings.tt_mb, settings.tables
+    ));
+    if !finished {
+        out.push_str("- **Interrupted**: the rows below are the boards done before Ctrl-C.\n");
+    }
+    out.push_str(
+        "\nValues are final store differences, first player minus second, with perfect play. \
+         `opening` is the first player's first turn (a move and the extra moves it earns), in hole numbers; \
+         `stored` is the first player's store after it. Replay a row with \
+         `dakon play start --holes N --seeds S H1 H2 ...`.\n\n",
+    );
+    out.push_str("| holes | seeds | total | status | value | first player | proof | opening | stored | nodes | seconds |\n");
+    out.push_str("|---:|---:|---:|---|---|---|---|---|---:|---:|---:|\n");
+    for row in rows {
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.2} |\n",
+            row.board.holes,
+            row.board.seeds,
+            row.board.total(),
+            status(row),
+            value(row),
+            row.verdict(),
+            row.proof.name(),
+            opening(row),
+            row.opening.as_ref().map_or("-".to_string(), |t| t.stored.to_string()),
+            row.nodes,
+            row.seconds,
+        ));
+    }
+    out.push_str(
+        "\nProofs: *exact search*: the search finished; *opening turn*: the first turn stores more than half of \
+         all seeds, and stores never shrink, so the lower bound is 2 x stored - total; *search bound*: \
+         bounds proven by a search stopped by the budget.\n",
+    );
+    out
+}
+
+/// The CPU model and core count.
+fn machine() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines().find(|l| l.starts_with("model name")).and_then(|l| l.split_once(':')).map(|(_, m)| m.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".to_string());
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    format!("{cpu}, {cores} cores, {} {}", std::env::consts::OS, std::env::consts::ARCH)
+}
+
+/// The current time in UTC as `YYYY-MM-DD HH:MM:SS`.
+fn utc_now() -> String {
+    let secs = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let (days, rest) = ((secs / 86_400) as i64, secs % 86_400);
+    let (year, month, day) = civil_from_days(days);
+    format!("{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02}", rest / 3600, rest / 60 % 60, rest % 60)
+}
+
+/// The proleptic Gregorian date of a day count since 1970-01-01 (H. Hinnant's algorithm).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(month <= 2), month, day)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::civil_from_days;
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(civil_from_days(20_000), (2024, 10, 4));
+    }
+}

@@ -1,0 +1,83 @@
+//! `dakon tables build | info | verify` end to end, with a temporary tables directory.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn dakon(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dakon")).args(args).arg("--tables-dir").arg(dir).env_remove("DAKON_TABLES").output().unwrap()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn build_info_verify_and_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let built = dakon(dir.path(), &["tables", "build", "--holes", "3", "--max-seeds", "6", "--threads", "2", "--json"]);
+    assert!(built.status.success(), "{}", stderr(&built));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&built)).unwrap();
+    assert_eq!(report["tiers"].as_array().unwrap().len(), 7);
+    assert_eq!(report["built_entries"], 924); // C(12, 6): boards of 0..=6 seeds over 6 holes
+    assert_eq!(report["interrupted"], false);
+
+    let again = dakon(dir.path(), &["tables", "build", "--holes", "3", "--max-seeds", "7"]);
+    assert!(again.status.success(), "{}", stderr(&again));
+    let text = stdout(&again);
+    assert_eq!(text.matches("already present").count(), 7, "{text}");
+    assert!(text.contains("tier   7:           792 positions"), "{text}");
+
+    let info = dakon(dir.path(), &["tables", "info", "--json"]);
+    assert!(info.status.success(), "{}", stderr(&info));
+    let files: serde_json::Value = serde_json::from_str(&stdout(&info)).unwrap();
+    let seeds: Vec<u64> = files.as_array().unwrap().iter().map(|f| f["seeds"].as_u64().unwrap()).collect();
+    assert_eq!(seeds, (0..=7).collect::<Vec<_>>());
+    assert!(files[7]["file"].as_str().unwrap().ends_with("dakon-3-k7.dkt"));
+    assert_eq!(files[7]["entries"], 792);
+
+    let verify = dakon(dir.path(), &["tables", "verify", "--samples", "5"]);
+    assert!(verify.status.success(), "{}", stderr(&verify));
+    assert_eq!(stdout(&verify).matches("checksum ok, 5 positions re-solved by search agree").count(), 8, "{}", stdout(&verify));
+}
+
+#[test]
+fn verify_and_info_report_damaged_files() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(dakon(dir.path(), &["tables", "build", "--holes", "2", "--max-seeds", "8"]).status.success());
+    let path = dir.path().join("dakon-2-k8.dkt");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 6;
+    bytes[last] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let verify = dakon(dir.path(), &["tables", "verify", "--samples", "1"]);
+    assert_eq!(verify.status.code(), Some(1));
+    assert!(stdout(&verify).contains("dakon-2-k8.dkt: corrupt table"), "{}", stdout(&verify));
+    assert!(stderr(&verify).contains("1 of 9 table files failed verification"), "{}", stderr(&verify));
+
+    std::fs::write(&path, &bytes[..40]).unwrap();
+    let info = dakon(dir.path(), &["tables", "info"]);
+    assert_eq!(info.status.code(), Some(1));
+    assert!(stdout(&info).contains("dakon-2-k8.dkt: corrupt table: truncated"), "{}", stdout(&info));
+
+    // A build refuses to go on from a damaged tier rather than guess.
+    let build = dakon(dir.path(), &["tables", "build", "--holes", "2", "--max-seeds", "9"]);
+    assert_eq!(build.status.code(), Some(1));
+    assert!(stderr(&build).contains("dakon-2-k8.dkt"), "{}", stderr(&build));
+}
+
+#[test]
+fn bad_options_are_input_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = dakon(dir.path(), &["tables", "build", "--holes", "12", "--max-seeds", "3"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("--holes 12: a row must have 1 to 9 holes, found 12"), "{}", stderr(&output));
+    let output = dakon(dir.path(), &["tables", "build", "--holes", "4", "--max-seeds", "200"]);
+    assert_eq!(output.status.code(), Some(2));
+    let empty = dakon(&dir.path().join("absent"), &["tables", "info"]);
+    assert!(empty.status.success());
+    assert!(stdout(&empty).contains("no table files"));
+}
