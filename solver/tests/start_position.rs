@@ -14,17 +14,15 @@ fn start_matches_the_reference() {
             assert_eq!(start.to_string(), notation::format(&Board::start(holes, seeds)));
         }
         let seeds = 255 / (2 * holes as u32) + 1;
-        assert_eq!(Position::start(holes, seeds), Err(PositionError::TooManySeeds(2 * holes as u32 * seeds)));
+        assert_eq!(Position::start(holes, seeds), Err(PositionError::TooManySeeds(2 * holes as u64 * seeds as u64)));
     }
     for holes in [0, 10, 100] {
         assert_eq!(Position::start(holes, 1), Err(PositionError::Holes(holes)));
     }
 }
 
-/// KNOWN BUG (position.rs, `Position::start`): the total `seeds * 2 * holes` is computed in
-/// `u32`, so it overflows for huge `--seeds`: debug builds panic ("attempt to multiply with
-/// overflow"), release builds wrap and report a wrong total (`--holes 1 --seeds 2147483648`
-/// says "found 510", `--seeds 4294967295` says "found 4294967294").
+/// Huge `--seeds` once overflowed the total in `u32`: debug builds panicked, release builds
+/// reported a wrapped total (`--holes 1 --seeds 2147483648` said "found 510").
 #[test]
 fn start_refuses_huge_seed_counts_with_the_true_total() {
     for (holes, seeds) in [(7, 19u32), (1, 1 << 31), (1, u32::MAX), (7, u32::MAX / 7), (9, 300_000_000)] {

@@ -114,7 +114,7 @@ pub enum PositionError {
     /// The two rows have different lengths.
     RowLengths { top: usize, bottom: usize },
     /// More than [`MAX_SEEDS`] seeds in all.
-    TooManySeeds(u32),
+    TooManySeeds(u64),
 }
 
 impl std::fmt::Display for PositionError {
@@ -122,7 +122,11 @@ impl std::fmt::Display for PositionError {
         match self {
             PositionError::Holes(n) => write!(f, "a row must have 1 to {MAX_HOLES} holes, found {n}"),
             PositionError::RowLengths { top, bottom } => {
-                write!(f, "both rows must have the same length: the top row has {top} holes, the bottom row {bottom}")
+                write!(
+                    f,
+                    "both rows must have the same length: the top row has {top} {}, the bottom row {bottom}",
+                    if *top == 1 { "hole" } else { "holes" }
+                )
             }
             PositionError::TooManySeeds(total) => {
                 write!(f, "at most {MAX_SEEDS} seeds are supported, found {total} (holes and stores together)")
@@ -171,13 +175,14 @@ impl Position {
     /// [`PositionError`] if `holes` is outside `1..=9` or the board would hold more than 255
     /// seeds.
     pub fn start(holes: usize, seeds: u32) -> Result<Position, PositionError> {
-        let row = vec![seeds.min(255) as u8; holes.min(MAX_HOLES)];
         if !(1..=MAX_HOLES).contains(&holes) {
             return Err(PositionError::Holes(holes));
         }
-        if seeds * 2 * holes as u32 > MAX_SEEDS {
-            return Err(PositionError::TooManySeeds(seeds * 2 * holes as u32));
+        let total = 2 * holes as u64 * seeds as u64;
+        if total > MAX_SEEDS as u64 {
+            return Err(PositionError::TooManySeeds(total));
         }
+        let row = vec![seeds as u8; holes];
         Position::from_rows(&row, &row, [0, 0], Player::Zero)
     }
 
@@ -195,8 +200,8 @@ impl Position {
         if !(1..=MAX_HOLES).contains(&n) {
             return Err(PositionError::Holes(n));
         }
-        let total: u32 = top.iter().chain(bottom).chain(&stores).map(|&s| s as u32).sum();
-        if total > MAX_SEEDS {
+        let total: u64 = top.iter().chain(bottom).chain(&stores).map(|&s| s as u64).sum();
+        if total > MAX_SEEDS as u64 {
             return Err(PositionError::TooManySeeds(total));
         }
         // Player 0 sows its row left to right, player 1 its row right to left.
