@@ -384,7 +384,7 @@ impl Position {
     /// # Panics
     /// May panic, or return nonsense, if hole `r` is not a non-empty hole of the mover; use
     /// [`Position::play_hole`] for unchecked input.
-    #[inline]
+    #[inline(always)]
     pub fn play(&self, r: usize) -> (Position, Outcome) {
         let n = self.holes();
         let cycle = 2 * n + 1;
