@@ -405,21 +405,16 @@ impl Position {
             // One lap: lift the hole, then `hand / cycle` whole rounds and one seed in each of
             // the next `hand % cycle` slots.
             let next = if slot + 1 == cycle { 0 } else { slot + 1 };
-            let (rounds, rest, last) = if hand < cycle {
-                let end = slot + hand;
-                (0, hand, if end >= cycle { end - cycle } else { end })
-            } else {
-                let (rounds, rest) = layout.lap[hand & 255];
-                (rounds, rest as usize, layout.wrap[(slot + hand) & 511] as usize)
-            };
+            // Tables, not branches: whether a lap goes all the way round is hard to predict.
+            let (rounds, rest) = layout.lap[hand & 255];
+            let rest = rest as usize;
+            let last = layout.wrap[(slot + hand) & 511] as usize;
             // Read the landing hole before this lap's sowing, so that the next lap need not
             // wait for it: it gains `rounds` seeds, plus the last one unless it is the origin.
             let last_byte = byte_of(last);
             let before = lanes.get(last_byte);
             lanes.sow(&layout.range[next & 31][rest & 31], slot_byte, hand as u8);
-            if rounds != 0 {
-                lanes.add_times(&layout.full, rounds);
-            }
+            lanes.add(&layout.rounds[rounds as usize & 127]);
             if last == n {
                 extra_move = true;
                 break last;
