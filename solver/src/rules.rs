@@ -106,8 +106,14 @@ pub trait Rules: Send + Sync {
     /// The transposition key.
     fn key(&self, pos: &Self::Position) -> Self::Key;
     /// How many positions hold exactly `seeds` seeds on the board.
+    ///
+    /// # Panics
+    /// May panic if the tier has `2^64` positions or more (far beyond any table).
     fn tier_size(&self, seeds: u32) -> u64;
     /// The index of a position within its tier, in `0..tier_size(seeds_on_board(pos))`.
+    ///
+    /// # Panics
+    /// May panic if the position's tier has `2^64` positions or more.
     fn index(&self, pos: &Self::Position) -> u64;
     /// The position at `index` in tier `seeds`: the inverse of [`Rules::index`], with empty
     /// stores (they do not change the future gain).

@@ -70,13 +70,11 @@ struct Line {
 }
 
 fn data_file() -> Vec<Line> {
-    let text = include_str!("data/perft.txt");
-    text.lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            let fields: Vec<&str> = l.split(" ; ").collect();
-            assert_eq!(fields.len(), 3, "perft.txt: malformed line '{l}'");
-            Line { position: fields[0].to_string(), depth: fields[1].parse().unwrap(), nodes: fields[2].parse().unwrap() }
+    notation::data_lines(include_str!("data/perft.txt"))
+        .into_iter()
+        .map(|f| {
+            assert_eq!(f.len(), 3, "perft.txt: malformed line {f:?}");
+            Line { position: f[0].to_string(), depth: f[1].parse().unwrap(), nodes: f[2].parse().unwrap() }
         })
         .collect()
 }

@@ -74,7 +74,7 @@ fn seeds_in_all(p: &Position) -> u32 {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2000))]
+    #![proptest_config(ProptestConfig::with_cases(10_000))]
 
     #[test]
     fn notation_round_trip(p in position()) {
@@ -102,7 +102,9 @@ proptest! {
     fn index_round_trip(p in position()) {
         let rules = Dakon::new(p.holes()).unwrap();
         let seeds = p.seeds_on_board();
-        prop_assume!(composition::count(seeds as usize, 2 * p.holes()) <= u64::MAX as u128);
+        if composition::count(seeds as usize, 2 * p.holes()) > u64::MAX as u128 {
+            return Ok(());
+        }
         let index = rules.index(&p);
         prop_assert!(index < rules.tier_size(seeds));
         let back = rules.position_at(seeds, index);

@@ -78,6 +78,14 @@ impl Lanes {
         self.0[byte & 31] += seeds;
     }
 
+    /// Adds `mask`, byte by byte.
+    #[inline(always)]
+    pub fn add(&mut self, mask: &Lanes) {
+        for (byte, add) in self.0.iter_mut().zip(mask.0) {
+            *byte = byte.wrapping_add(add);
+        }
+    }
+
     /// One lap as whole-width operations: lifts `hand` seeds from byte `origin` and adds
     /// `mask`. (Writing the lifted byte alone and then reading the whole lanes back would
     /// stall the processor's store forwarding on every relay.)
@@ -86,14 +94,6 @@ impl Lanes {
         let select = &SELECT[origin & 31].0;
         for ((byte, add), pick) in self.0.iter_mut().zip(mask.0).zip(select) {
             *byte = byte.wrapping_add(add).wrapping_sub(hand & pick);
-        }
-    }
-
-    /// Adds `times` copies of `mask`, byte by byte.
-    #[inline(always)]
-    pub fn add_times(&mut self, mask: &Lanes, times: u8) {
-        for (byte, add) in self.0.iter_mut().zip(mask.0) {
-            *byte = byte.wrapping_add(add.wrapping_mul(times));
         }
     }
 
@@ -120,8 +120,9 @@ pub(crate) struct Layout {
     /// wrapping round the cycle. (Tables here are padded to powers of two so that indices
     /// masked with `& (size - 1)` need no bounds check in the sowing loop.)
     pub range: [[Lanes; 32]; 32],
-    /// One seed in every cycle slot (a whole round).
-    pub full: Lanes,
+    /// `rounds[r]`: `r` seeds in every cycle slot (`r` whole rounds; at most 85, on one hole
+    /// per row).
+    pub rounds: [Lanes; 128],
     /// The bytes of one row's holes in a lane.
     pub row_mask: u128,
     /// `lap[seeds]`: (whole rounds, seeds left over) of a lap of `seeds` seeds.
@@ -174,15 +175,22 @@ const fn plus(a: Lanes, b: Lanes) -> Lanes {
 }
 
 const fn layout(holes: usize) -> Layout {
-    let mut layout = Layout { range: [[Lanes([0; 32]); 32]; 32], full: Lanes([0; 32]), row_mask: 0, lap: [(0, 0); 256], wrap: [0; WRAP] };
+    let mut layout =
+        Layout { range: [[Lanes([0; 32]); 32]; 32], rounds: [Lanes([0; 32]); 128], row_mask: 0, lap: [(0, 0); 256], wrap: [0; WRAP] };
     if holes == 0 {
         return layout;
     }
     let cycle = 2 * holes + 1;
+    let mut whole = Lanes([0; 32]);
     let mut slot = 0;
     while slot < cycle {
-        layout.full = plus(layout.full, one_at(cycle_byte(holes, slot)));
+        whole = plus(whole, one_at(cycle_byte(holes, slot)));
         slot += 1;
+    }
+    let mut rounds = 1;
+    while rounds * cycle <= 255 {
+        layout.rounds[rounds] = plus(layout.rounds[rounds - 1], whole);
+        rounds += 1;
     }
     let mut start = 0;
     while start < cycle {

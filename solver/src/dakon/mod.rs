@@ -98,7 +98,7 @@ impl Rules for Dakon {
 
     #[inline]
     fn index(&self, pos: &Position) -> u64 {
-        composition::rank(&key::board_bytes(pos)[..2 * self.holes()]) as u64
+        u64::try_from(composition::rank(&key::board_bytes(pos)[..2 * self.holes()])).expect("tier too large to index in 64 bits")
     }
 
     fn position_at(&self, seeds: u32, index: u64) -> Position {

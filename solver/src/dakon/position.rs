@@ -114,7 +114,7 @@ pub enum PositionError {
     /// The two rows have different lengths.
     RowLengths { top: usize, bottom: usize },
     /// More than [`MAX_SEEDS`] seeds in all.
-    TooManySeeds(u32),
+    TooManySeeds(u64),
 }
 
 impl std::fmt::Display for PositionError {
@@ -122,7 +122,11 @@ impl std::fmt::Display for PositionError {
         match self {
             PositionError::Holes(n) => write!(f, "a row must have 1 to {MAX_HOLES} holes, found {n}"),
             PositionError::RowLengths { top, bottom } => {
-                write!(f, "both rows must have the same length: the top row has {top} holes, the bottom row {bottom}")
+                write!(
+                    f,
+                    "both rows must have the same length: the top row has {top} {}, the bottom row {bottom}",
+                    if *top == 1 { "hole" } else { "holes" }
+                )
             }
             PositionError::TooManySeeds(total) => {
                 write!(f, "at most {MAX_SEEDS} seeds are supported, found {total} (holes and stores together)")
@@ -171,13 +175,14 @@ impl Position {
     /// [`PositionError`] if `holes` is outside `1..=9` or the board would hold more than 255
     /// seeds.
     pub fn start(holes: usize, seeds: u32) -> Result<Position, PositionError> {
-        let row = vec![seeds.min(255) as u8; holes.min(MAX_HOLES)];
         if !(1..=MAX_HOLES).contains(&holes) {
             return Err(PositionError::Holes(holes));
         }
-        if seeds * 2 * holes as u32 > MAX_SEEDS {
-            return Err(PositionError::TooManySeeds(seeds * 2 * holes as u32));
+        let total = 2 * holes as u64 * seeds as u64;
+        if total > MAX_SEEDS as u64 {
+            return Err(PositionError::TooManySeeds(total));
         }
+        let row = vec![seeds as u8; holes];
         Position::from_rows(&row, &row, [0, 0], Player::Zero)
     }
 
@@ -195,8 +200,8 @@ impl Position {
         if !(1..=MAX_HOLES).contains(&n) {
             return Err(PositionError::Holes(n));
         }
-        let total: u32 = top.iter().chain(bottom).chain(&stores).map(|&s| s as u32).sum();
-        if total > MAX_SEEDS {
+        let total: u64 = top.iter().chain(bottom).chain(&stores).map(|&s| s as u64).sum();
+        if total > MAX_SEEDS as u64 {
             return Err(PositionError::TooManySeeds(total));
         }
         // Player 0 sows its row left to right, player 1 its row right to left.
@@ -379,7 +384,7 @@ impl Position {
     /// # Panics
     /// May panic, or return nonsense, if hole `r` is not a non-empty hole of the mover; use
     /// [`Position::play_hole`] for unchecked input.
-    #[inline]
+    #[inline(always)]
     pub fn play(&self, r: usize) -> (Position, Outcome) {
         let n = self.holes();
         let cycle = 2 * n + 1;
@@ -400,21 +405,16 @@ impl Position {
             // One lap: lift the hole, then `hand / cycle` whole rounds and one seed in each of
             // the next `hand % cycle` slots.
             let next = if slot + 1 == cycle { 0 } else { slot + 1 };
-            let (rounds, rest, last) = if hand < cycle {
-                let end = slot + hand;
-                (0, hand, if end >= cycle { end - cycle } else { end })
-            } else {
-                let (rounds, rest) = layout.lap[hand & 255];
-                (rounds, rest as usize, layout.wrap[(slot + hand) & 511] as usize)
-            };
+            // Tables, not branches: whether a lap goes all the way round is hard to predict.
+            let (rounds, rest) = layout.lap[hand & 255];
+            let rest = rest as usize;
+            let last = layout.wrap[(slot + hand) & 511] as usize;
             // Read the landing hole before this lap's sowing, so that the next lap need not
             // wait for it: it gains `rounds` seeds, plus the last one unless it is the origin.
             let last_byte = byte_of(last);
             let before = lanes.get(last_byte);
             lanes.sow(&layout.range[next & 31][rest & 31], slot_byte, hand as u8);
-            if rounds != 0 {
-                lanes.add_times(&layout.full, rounds);
-            }
+            lanes.add(&layout.rounds[rounds as usize & 127]);
             if last == n {
                 extra_move = true;
                 break last;

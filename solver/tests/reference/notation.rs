@@ -33,3 +33,20 @@ pub fn parse(line: &str) -> Result<Board, String> {
     };
     Ok(Board { n: top.len(), holes: top.into_iter().chain(bottom).collect(), stores: [stores[1], stores[0]], to_move })
 }
+
+/// The lines of a `;`-separated data file, without comments and blank lines, split into
+/// trimmed fields.
+pub fn data_lines(text: &str) -> Vec<Vec<&str>> {
+    text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')).map(|l| l.split(';').map(str::trim).collect()).collect()
+}
+
+/// The worked examples of the rules: position, hole, position after.
+pub fn worked_examples() -> Vec<(&'static str, usize, &'static str)> {
+    data_lines(include_str!("../data/worked_examples.txt"))
+        .into_iter()
+        .map(|f| {
+            assert_eq!(f.len(), 3, "worked_examples.txt: malformed line {f:?}");
+            (f[0], f[1].parse().unwrap(), f[2])
+        })
+        .collect()
+}
