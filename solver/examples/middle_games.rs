@@ -12,7 +12,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 fn main() {
-    let args: Vec<usize> = std::env::args().skip(1).map(|a| a.parse().expect("usage: middle_games HOLES COUNT PLIES THREADS [TT_MB]")).collect();
+    let args: Vec<usize> =
+        std::env::args().skip(1).map(|a| a.parse().expect("usage: middle_games HOLES COUNT PLIES THREADS [TT_MB]")).collect();
     let (holes, count, plies, threads) = (args[0], args[1], args[2], args[3]);
     let mb = args.get(4).copied().unwrap_or(256);
     let mut rng = ChaCha8Rng::seed_from_u64(7);
