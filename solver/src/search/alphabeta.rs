@@ -27,6 +27,8 @@ use super::Solver;
 use crate::rules::Rules;
 
 /// Deferral of moves another worker is busy with applies to nodes this close to the root.
+/// Measured (total nodes of 2 threads on 5 random 7 x 7 middle games, 1 thread: 8.82 M):
+/// 9.39 M with 10, 9.95 M with 30, 9.73 M with no deferral at all.
 const DEFER_PLY: u32 = 10;
 
 /// One thread's search state.
