@@ -24,7 +24,7 @@ use super::budget::{Budget, CHECK_EVERY};
 use super::ordering::{Child, Children};
 use super::tt::Bounds;
 use super::Solver;
-use crate::rules::Rules;
+use crate::rules::{MoveList, Rules};
 
 /// Deferral of moves another worker is busy with applies to nodes this close to the root.
 /// Measured (total nodes of 2 threads on 5 random 7 x 7 middle games, 1 thread: 8.82 M):
@@ -126,21 +126,29 @@ impl<'s, R: Rules> Worker<'s, R> {
         let visited_before = self.visited;
         let mut best = i32::MIN;
         let mut best_move = None;
-        let mut deferred = [0u8; crate::rules::MoveList::CAPACITY];
-        let mut deferred_len = 0;
+        // The children in search order, then those deferred because another worker was busy
+        // with them (searched on their second visit whatever the other workers do).
+        let count = children.as_slice().len();
+        let mut queue = [0u8; 2 * MoveList::CAPACITY];
+        for (i, slot) in queue[..count].iter_mut().enumerate() {
+            *slot = i as u8;
+        }
+        let (mut next, mut queued) = (0, count);
         let defer = self.shared && ply < DEFER_PLY;
-        for (i, child) in children.as_slice().iter().enumerate() {
+        while next < queued {
+            let (child, first_visit) = (&children.as_slice()[queue[next] as usize], next < count);
+            next += 1;
             let floor = alpha.max(best);
             let ceiling = child.step.gain + rules.seeds_on_board(&child.step.next) as i32;
             if ceiling <= floor {
                 best = best.max(ceiling);
                 continue;
             }
-            let child_key = defer.then(|| rules.key(&child.step.next));
+            let child_key = (defer && first_visit).then(|| rules.key(&child.step.next));
             if let Some(child_key) = &child_key {
-                if i > 0 && solver.busy.is_busy(child_key) {
-                    deferred[deferred_len] = i as u8;
-                    deferred_len += 1;
+                if next > 1 && solver.busy.is_busy(child_key) {
+                    queue[queued] = queue[next - 1];
+                    queued += 1;
                     continue;
                 }
                 solver.busy.enter(child_key);
@@ -156,22 +164,6 @@ impl<'s, R: Rules> Worker<'s, R> {
                 (best, best_move) = (v, Some(child.mv));
                 if v >= beta {
                     break;
-                }
-            }
-        }
-        if best < beta {
-            for &i in &deferred[..deferred_len] {
-                let child = &children.as_slice()[i as usize];
-                let floor = alpha.max(best);
-                let v = self.child_value(child, floor, beta, ply);
-                if self.stopped {
-                    return (0, None);
-                }
-                if v > best {
-                    (best, best_move) = (v, Some(child.mv));
-                    if v >= beta {
-                        break;
-                    }
                 }
             }
         }
