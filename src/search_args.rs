@@ -14,8 +14,10 @@ pub struct SearchArgs {
     /// Worker threads [default: all cores].
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=1024).map(usize::from))]
     pub threads: Option<usize>,
-    /// Transposition table memory in MiB (16 bytes of key and 16 of bounds per entry).
-    #[arg(long, default_value_t = 1024, value_name = "MIB", value_parser = clap::value_parser!(u32).range(1..=1 << 20).map(|v| v as usize))]
+    /// Transposition table memory in MiB (32 bytes per entry). Memory is touched only as it is
+    /// used; a table much larger than the search needs costs time in cache misses, so raise it
+    /// only for searches of hundreds of millions of nodes.
+    #[arg(long, default_value_t = 256, value_name = "MIB", value_parser = clap::value_parser!(u32).range(1..=1 << 20).map(|v| v as usize))]
     pub tt_mb: usize,
     /// Stop after this many seconds and report proven bounds instead of the exact value.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]

@@ -204,8 +204,14 @@ fn a_stopped_search_returns_proven_bounds() {
 
 #[test]
 fn concurrent_callers_share_one_solver() {
+    for threads in [1, 2] {
+        concurrent_callers(threads);
+    }
+}
+
+fn concurrent_callers(threads: usize) {
     let holes = 5;
-    let shared = solver(holes, 1, 1 << 14);
+    let shared = solver(holes, threads, 1 << 14);
     let mut rng = ChaCha8Rng::seed_from_u64(6);
     let positions: Vec<Position> = (0..400).map(|_| random_position(&mut rng, holes, 16)).collect();
     let mut reference = Minimax::new(holes);

@@ -72,7 +72,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             let cost = if m.lower == best { String::new() } else { format!("  (costs {})", best - m.lower) };
             println!("{:>3}  {:+}  {}{cost}", m.hole, m.lower, outcome(m.lower));
         } else {
-            println!("{:>3}  between {:+} and {:+} (not exact: stopped by a limit)", m.hole, m.lower, m.upper);
+            println!("{:>3}  between {:+} and {:+} (not exact: stopped by a limit or Ctrl-C)", m.hole, m.lower, m.upper);
         }
     }
     println!("time: {seconds:.3} s, endgame tables: {}", if tables { "used" } else { "none" });

@@ -142,7 +142,7 @@ fn print_text(position: &Position, solution: &Solution, tables: bool) {
         let (s0, s1) = final_stores(position, lower);
         println!("value: {lower:+} for player {mover} to move: {} (final stores S1 {s1}, S0 {s0})", outcome(lower));
     } else {
-        println!("value: not exact (stopped by a limit): between {lower:+} and {upper:+} for player {mover} to move");
+        println!("value: not exact (stopped by a limit or Ctrl-C): between {lower:+} and {upper:+} for player {mover} to move");
     }
     let pv = line_holes(position, &solution.pv);
     match solution.best_move {

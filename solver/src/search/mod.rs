@@ -2,17 +2,18 @@
 //!
 //! The search works on *future gains* (see [`crate::rules`]) and proves them with null-window
 //! alpha-beta searches (pieces, one concept per file):
-//! - [`alphabeta`]: the fail-soft negamax of one thread, with the turn structure of sowing
+//! - `alphabeta`: the fail-soft negamax of one thread, with the turn structure of sowing
 //!   games (no negation across an extra move) and cuts from the seeds left on the board; its
 //!   doc comment states the exact return-value contract;
-//! - [`tt`]: the shared transposition table of proven bounds, keyed by the full lossless key,
+//! - `tt`: the shared transposition table of proven bounds, keyed by the full lossless key,
 //!   with a fixed memory budget;
-//! - [`ordering`]: table move, extra moves, then biggest gains first;
-//! - [`driver`]: the sequence of null-window tests (the top first, then bisection) that
+//! - `ordering`: table move, extra moves, then biggest gains first (and enhanced
+//!   transposition cutoffs in `alphabeta`);
+//! - `driver`: the sequence of null-window tests (the top first, then bisection) that
 //!   closes the bracket of proven bounds;
-//! - [`parallel`]: all worker threads search each test together (shared table, simplified
-//!   ABDADA); [`budget`]: time, node and Ctrl-C limits;
-//! - [`pv`]: the principal variation, every move proven optimal.
+//! - `parallel`: all worker threads search each test together (shared table, simplified
+//!   ABDADA); `budget`: time, node and Ctrl-C limits;
+//! - `pv`: the principal variation, every move proven optimal.
 //!
 //! A search stopped by a limit returns the bounds proven so far. Results never depend on the
 //! number of threads or the table size: every bound in the table is a proof.

@@ -13,9 +13,12 @@
 //! write, and it works for any key type; compared with a concurrent hash map it has a fixed
 //! memory budget and no allocation.
 //!
-//! Replacement (measured on the 6 x 6 start, see the search notes): the first entry of a bucket
-//! keeps the result that cost the most work (log2 of the nodes spent proving it), the second
-//! takes everything else. A new result for a key already present updates that entry in place.
+//! Replacement: the first entry of a bucket keeps the result that cost the most work (log2 of
+//! the nodes spent proving it), the second takes everything else; a new result for a key
+//! already present updates its entry in place. Measured against always-replace (the same
+//! memory as a direct-mapped table) on 5 random 7 x 7 middle games: 4% fewer nodes with 1 MiB
+//! and 3% with 4 MiB, 8% more with 16 MiB; it is kept because a table too small for the
+//! search is where replacement matters, and there it wins.
 
 use std::alloc::Layout;
 use std::cell::UnsafeCell;
