@@ -125,10 +125,26 @@ pub(crate) struct Layout {
     pub rounds: [Lanes; 128],
     /// The bytes of one row's holes in a lane.
     pub row_mask: u128,
-    /// `lap[seeds]`: (whole rounds, seeds left over) of a lap of `seeds` seeds.
-    pub lap: [(u8, u8); 256],
+    /// `lap[seeds]`: the shape of a lap of `seeds` seeds.
+    pub lap: [Lap; 256],
     /// `wrap[t] = t % (2n + 1)`: the cycle slot `t` slots on from slot 0.
     pub wrap: [u8; WRAP],
+    /// `end_byte[t]`: the byte of cycle slot `t % (2n + 1)`.
+    pub end_byte: [u8; WRAP],
+}
+
+/// The shape of a lap of `seeds` seeds on one board size.
+#[derive(Clone, Copy)]
+pub(crate) struct Lap {
+    /// Whole rounds: `seeds / (2n + 1)`.
+    pub rounds: u8,
+    /// Seeds left after the whole rounds, one in each of the next slots: `seeds % (2n + 1)`.
+    pub rest: u8,
+    /// What the landing hole gains, as a wrapping addition to what it held before the lap
+    /// (the lifted seeds still counted when it is the origin): `rounds + 1` if the lap ends
+    /// elsewhere, `rounds - seeds` if it ends in its own origin (`rest == 0`), which was
+    /// emptied and then got `rounds` seeds.
+    pub landing: u8,
 }
 
 /// Slots a lap can travel from its start (a start slot plus up to 255 seeds), padded.
@@ -175,8 +191,14 @@ const fn plus(a: Lanes, b: Lanes) -> Lanes {
 }
 
 const fn layout(holes: usize) -> Layout {
-    let mut layout =
-        Layout { range: [[Lanes([0; 32]); 32]; 32], rounds: [Lanes([0; 32]); 128], row_mask: 0, lap: [(0, 0); 256], wrap: [0; WRAP] };
+    let mut layout = Layout {
+        range: [[Lanes([0; 32]); 32]; 32],
+        rounds: [Lanes([0; 32]); 128],
+        row_mask: 0,
+        lap: [Lap { rounds: 0, rest: 0, landing: 0 }; 256],
+        wrap: [0; WRAP],
+        end_byte: [0; WRAP],
+    };
     if holes == 0 {
         return layout;
     }
@@ -204,12 +226,15 @@ const fn layout(holes: usize) -> Layout {
     }
     let mut seeds = 0;
     while seeds < 256 {
-        layout.lap[seeds] = ((seeds / cycle) as u8, (seeds % cycle) as u8);
+        let (rounds, rest) = ((seeds / cycle) as u8, (seeds % cycle) as u8);
+        let landing = if rest == 0 { rounds.wrapping_sub(seeds as u8) } else { rounds + 1 };
+        layout.lap[seeds] = Lap { rounds, rest, landing };
         seeds += 1;
     }
     let mut t = 0;
     while t < WRAP {
         layout.wrap[t] = (t % cycle) as u8;
+        layout.end_byte[t] = cycle_byte(holes, t % cycle) as u8;
         t += 1;
     }
     layout.row_mask = if holes >= 16 { u128::MAX } else { (1u128 << (8 * holes)) - 1 };

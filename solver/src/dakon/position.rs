@@ -391,9 +391,7 @@ impl Position {
         let layout = &LAYOUTS[n];
         let mut lanes = self.lanes;
         let store_before = lanes.get(STORE_BYTE);
-        // The byte of cycle slot `s`: own holes, then the store (byte 15), then the
-        // opponent's holes from byte 16.
-        let byte_of = |s: usize| if s < n { s } else { s + STORE_BYTE - n };
+        // The lap's origin as a cycle slot and as a byte (the mover's hole `r` is both).
         let mut slot = r;
         let mut slot_byte = r;
         let mut hand = lanes.get(r) as usize;
@@ -406,20 +404,18 @@ impl Position {
             // the next `hand % cycle` slots.
             let next = if slot + 1 == cycle { 0 } else { slot + 1 };
             // Tables, not branches: whether a lap goes all the way round is hard to predict.
-            let (rounds, rest) = layout.lap[hand & 255];
-            let rest = rest as usize;
-            let last = layout.wrap[(slot + hand) & 511] as usize;
-            // Read the landing hole before this lap's sowing, so that the next lap need not
-            // wait for it: it gains `rounds` seeds, plus the last one unless it is the origin.
-            let last_byte = byte_of(last);
-            let before = lanes.get(last_byte);
-            lanes.sow(&layout.range[next & 31][rest & 31], slot_byte, hand as u8);
-            lanes.add(&layout.rounds[rounds as usize & 127]);
-            if last == n {
+            let lap = layout.lap[hand & 255];
+            let end = (slot + hand) & 511;
+            let (last, last_byte) = (layout.wrap[end] as usize, layout.end_byte[end] as usize);
+            // Read the landing hole before this lap's sowing, so that the next lap waits only
+            // for this read, not for the sums (see `Lap::landing`).
+            let landed = lanes.get(last_byte).wrapping_add(lap.landing);
+            lanes.sow(&layout.range[next & 31][lap.rest as usize & 31], slot_byte, hand as u8);
+            lanes.add(&layout.rounds[lap.rounds as usize & 127]);
+            if last_byte == STORE_BYTE {
                 extra_move = true;
                 break last;
             }
-            let landed = if rest == 0 { rounds } else { before + rounds + 1 };
             if landed > 1 {
                 // Relay: the hole, the last seed included, is lifted by the next lap.
                 hand = landed as usize;
