@@ -86,14 +86,14 @@ impl Lanes {
         }
     }
 
-    /// One lap as whole-width operations: lifts `hand` seeds from byte `origin` and adds
+    /// One lap as whole-width operations: empties byte `origin` (the lifted hole) and adds
     /// `mask`. (Writing the lifted byte alone and then reading the whole lanes back would
     /// stall the processor's store forwarding on every relay.)
     #[inline(always)]
-    pub fn sow(&mut self, mask: &Lanes, origin: usize, hand: u8) {
-        let select = &SELECT[origin & 31].0;
-        for ((byte, add), pick) in self.0.iter_mut().zip(mask.0).zip(select) {
-            *byte = byte.wrapping_add(add).wrapping_sub(hand & pick);
+    pub fn sow(&mut self, mask: &Lanes, origin: usize) {
+        let keep = &KEEP_ALL_BUT[origin & 31].0;
+        for ((byte, add), keep) in self.0.iter_mut().zip(mask.0).zip(keep) {
+            *byte = (*byte & keep).wrapping_add(add);
         }
     }
 
@@ -116,10 +116,10 @@ impl Lanes {
 
 /// The masks and slot map for one board size.
 pub(crate) struct Layout {
-    /// `range[start][len]`: one seed in each of the `len` cycle slots from `start` on,
-    /// wrapping round the cycle. (Tables here are padded to powers of two so that indices
+    /// `after[origin][len]`: one seed in each of the `len` cycle slots that follow cycle slot
+    /// `origin`, wrapping round the cycle. (Tables here are padded to powers of two so that indices
     /// masked with `& (size - 1)` need no bounds check in the sowing loop.)
-    pub range: [[Lanes; 32]; 32],
+    pub after: [[Lanes; 32]; 32],
     /// `rounds[r]`: `r` seeds in every cycle slot (`r` whole rounds; at most 85, on one hole
     /// per row).
     pub rounds: [Lanes; 128],
@@ -150,12 +150,12 @@ pub(crate) struct Lap {
 /// Slots a lap can travel from its start (a start slot plus up to 255 seeds), padded.
 const WRAP: usize = 512;
 
-/// `SELECT[b]`: all bits of byte `b` set, for lifting the seeds of one byte.
-static SELECT: [Lanes; 32] = {
-    let mut select = [Lanes([0; 32]); 32];
+/// `KEEP_ALL_BUT[b]`: every bit set but those of byte `b`, for lifting one hole.
+static KEEP_ALL_BUT: [Lanes; 32] = {
+    let mut select = [Lanes([0xFF; 32]); 32];
     let mut b = 0;
     while b < 32 {
-        select[b].0[b] = 0xFF;
+        select[b].0[b] = 0;
         b += 1;
     }
     select
@@ -192,7 +192,7 @@ const fn plus(a: Lanes, b: Lanes) -> Lanes {
 
 const fn layout(holes: usize) -> Layout {
     let mut layout = Layout {
-        range: [[Lanes([0; 32]); 32]; 32],
+        after: [[Lanes([0; 32]); 32]; 32],
         rounds: [Lanes([0; 32]); 128],
         row_mask: 0,
         lap: [Lap { rounds: 0, rest: 0, landing: 0 }; 256],
@@ -214,15 +214,15 @@ const fn layout(holes: usize) -> Layout {
         layout.rounds[rounds] = plus(layout.rounds[rounds - 1], whole);
         rounds += 1;
     }
-    let mut start = 0;
-    while start < cycle {
+    let mut origin = 0;
+    while origin < cycle {
         let mut len = 1;
         while len < cycle {
-            let last = (start + len - 1) % cycle;
-            layout.range[start][len] = plus(layout.range[start][len - 1], one_at(cycle_byte(holes, last)));
+            let last = (origin + len) % cycle;
+            layout.after[origin][len] = plus(layout.after[origin][len - 1], one_at(cycle_byte(holes, last)));
             len += 1;
         }
-        start += 1;
+        origin += 1;
     }
     let mut seeds = 0;
     while seeds < 256 {

@@ -387,7 +387,6 @@ impl Position {
     #[inline(always)]
     pub fn play(&self, r: usize) -> (Position, Outcome) {
         let n = self.holes();
-        let cycle = 2 * n + 1;
         let layout = &LAYOUTS[n];
         let mut lanes = self.lanes;
         let store_before = lanes.get(STORE_BYTE);
@@ -402,7 +401,6 @@ impl Position {
         let last = loop {
             // One lap: lift the hole, then `hand / cycle` whole rounds and one seed in each of
             // the next `hand % cycle` slots.
-            let next = if slot + 1 == cycle { 0 } else { slot + 1 };
             // Tables, not branches: whether a lap goes all the way round is hard to predict.
             let lap = layout.lap[hand & 255];
             let end = (slot + hand) & 511;
@@ -410,7 +408,7 @@ impl Position {
             // Read the landing hole before this lap's sowing, so that the next lap waits only
             // for this read, not for the sums (see `Lap::landing`).
             let landed = lanes.get(last_byte).wrapping_add(lap.landing);
-            lanes.sow(&layout.range[next & 31][lap.rest as usize & 31], slot_byte, hand as u8);
+            lanes.sow(&layout.after[slot & 31][lap.rest as usize & 31], slot_byte);
             lanes.add(&layout.rounds[lap.rounds as usize & 127]);
             if last_byte == STORE_BYTE {
                 extra_move = true;
