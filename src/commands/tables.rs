@@ -64,7 +64,7 @@ pub struct InfoArgs {
 /// re-solved by search (without tables) and compared.
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
-  dakon tables verify                        every file, 8 positions re-solved per tier
+  dakon tables verify                        every file, 32 positions re-solved per tier
   dakon tables verify --holes 5 --samples 100
   dakon tables verify --samples 0 --json     checksums only")]
 pub struct VerifyArgs {
@@ -74,7 +74,7 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "N")]
     holes: Option<usize>,
     /// Positions re-solved by search per tier.
-    #[arg(long, default_value_t = 8, value_name = "S")]
+    #[arg(long, default_value_t = 32, value_name = "S")]
     samples: u32,
     /// Seed of the random choice of positions.
     #[arg(long, default_value_t = 1)]
