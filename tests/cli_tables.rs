@@ -3,6 +3,9 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+use dakon_solver::dakon::Dakon;
+use dakon_solver::search::{Config, Limits, Solver};
+
 fn dakon(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_dakon")).args(args).arg("--tables-dir").arg(dir).env_remove("DAKON_TABLES").output().unwrap()
 }
@@ -38,6 +41,20 @@ fn build_info_verify_and_resume() {
     assert_eq!(seeds, (0..=7).collect::<Vec<_>>());
     assert!(files[7]["file"].as_str().unwrap().ends_with("dakon-3-k7.dkt"));
     assert_eq!(files[7]["entries"], 792);
+
+    // A probe gives the value the search finds (stores 3/4, player 1 to move: -1 + future gain).
+    let position = "1,0,2/0,2,1 3/4 1";
+    let probe = dakon(dir.path(), &["tables", "probe", position, "--json"]);
+    assert!(probe.status.success(), "{}", stderr(&probe));
+    let probed: serde_json::Value = serde_json::from_str(&stdout(&probe)).unwrap();
+    let rules = Dakon::new(3).unwrap();
+    let searched = Solver::new(rules, Config { threads: 1, tt_bytes: 1 << 20 }, None).solve(&position.parse().unwrap(), &Limits::default());
+    assert_eq!(probed["future_gain"], searched.lower);
+    assert_eq!(probed["value"], searched.lower - 1);
+    assert_eq!(probed["seeds"], 6);
+    let missing = dakon(dir.path(), &["tables", "probe", "3,3,3/3,3,3 0/0 0"]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(stderr(&missing).contains("no table for 18 seeds"), "{}", stderr(&missing));
 
     let verify = dakon(dir.path(), &["tables", "verify", "--samples", "5"]);
     assert!(verify.status.success(), "{}", stderr(&verify));

@@ -3,22 +3,24 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use dakon_solver::dakon::Dakon;
+use dakon_solver::dakon::{Dakon, Side};
 use dakon_solver::rules::Rules;
 use dakon_solver::search::{Config, Limits, Solver};
-use dakon_solver::tables::{build_tiers, BuildOptions, BuildReport, TableError, TableFile, EXTENSION};
+use dakon_solver::tables::{build_tiers, tier_path, BuildOptions, BuildReport, TableError, TableFile, EXTENSION};
 
 use crate::cli_error::CliError;
+use crate::position_arg::PositionArgs;
 use crate::search_args::interrupt_flag;
 use crate::tables_arg::TablesArgs;
 
-/// Build, list and verify endgame tables: the exact future gain of every position with few
+/// Build, list, verify and probe endgame tables: the exact future gain of every position with few
 /// seeds on the board, one file per board size and seed count ("tier").
 #[derive(clap::Subcommand)]
 pub enum Command {
     Build(BuildArgs),
     Info(InfoArgs),
     Verify(VerifyArgs),
+    Probe(ProbeArgs),
 }
 
 /// Build the tiers 0..=K of a board that are missing from the tables directory.
@@ -64,7 +66,7 @@ pub struct InfoArgs {
 /// re-solved by search (without tables) and compared.
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
-  dakon tables verify                        every file, 8 positions re-solved per tier
+  dakon tables verify                        every file, 32 positions re-solved per tier
   dakon tables verify --holes 5 --samples 100
   dakon tables verify --samples 0 --json     checksums only")]
 pub struct VerifyArgs {
@@ -74,7 +76,7 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "N")]
     holes: Option<usize>,
     /// Positions re-solved by search per tier.
-    #[arg(long, default_value_t = 8, value_name = "S")]
+    #[arg(long, default_value_t = 32, value_name = "S")]
     samples: u32,
     /// Seed of the random choice of positions.
     #[arg(long, default_value_t = 1)]
@@ -84,11 +86,27 @@ pub struct VerifyArgs {
     json: bool,
 }
 
+/// Look one position up in the tables (decoding only its block of its tier's file).
+#[derive(clap::Args)]
+#[command(after_help = "Examples:
+  dakon tables probe '0,1,0,2,0,0,1/1,0,3,0,0,0,0 40/47 0'
+  dakon tables probe '1,0,1/0,2,0 3/4 1' --json")]
+pub struct ProbeArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+    #[command(flatten)]
+    tables: TablesArgs,
+    /// One JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
 pub fn run(command: Command) -> Result<(), CliError> {
     match command {
         Command::Build(args) => build(args),
         Command::Info(args) => info(args),
         Command::Verify(args) => verify(args),
+        Command::Probe(args) => probe(args),
     }
 }
 
@@ -159,6 +177,31 @@ fn build_json(report: &BuildReport) -> serde_json::Value {
         "positions_per_second": rate(report.built_entries(), seconds),
         "interrupted": report.interrupted,
     })
+}
+
+fn probe(args: ProbeArgs) -> Result<(), CliError> {
+    let position = args.position.position()?;
+    let rules = Dakon::new(position.holes()).map_err(|e| CliError::Input(e.to_string()))?;
+    let (seeds, index) = (rules.seeds_on_board(&position), rules.index(&position));
+    let path = tier_path(&rules, &args.tables.dir(), seeds);
+    if !path.exists() {
+        return Err(CliError::Failure(format!(
+            "{}: no table for {seeds} seeds on a board of {} holes per row",
+            path.display(),
+            position.holes()
+        )));
+    }
+    let gain = TableFile::open(&rules, &path, seeds).and_then(|f| f.value(index)).map_err(failure)? as i32;
+    let stores = position.store_of_side(Side::Mover) as i32 - position.store_of_side(Side::Opponent) as i32;
+    if args.json {
+        println!(
+            "{}",
+            serde_json::json!({ "position": position.to_string(), "seeds": seeds, "index": index, "future_gain": gain, "value": stores + gain })
+        );
+    } else {
+        println!("value {} (future gain {gain:+}; tier {seeds}, index {index})", stores + gain);
+    }
+    Ok(())
 }
 
 fn info(args: InfoArgs) -> Result<(), CliError> {

@@ -53,11 +53,6 @@ impl<R: Rules> TableSet<R> {
         Ok(Some(TableSet { rules: rules.clone(), tiers }))
     }
 
-    /// Tiers loaded: `0..=max_seeds()`.
-    pub fn tiers(&self) -> u32 {
-        self.tiers.len() as u32
-    }
-
     /// The exact future gain of the position at `index` in tier `seeds`, if that tier is
     /// loaded.
     pub fn value(&self, seeds: u32, index: u64) -> Option<i32> {
