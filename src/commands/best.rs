@@ -1,12 +1,12 @@
 //! `dakon best`: every legal move with its exact value, best first.
 
-use dakon_solver::dakon::{Dakon, Position};
-use dakon_solver::search::{Limits, MoveValue, Solver};
+use dakon_solver::dakon::Position;
+use dakon_solver::search::{Limits, MoveValue};
 
 use crate::cli_error::CliError;
 use crate::commands::solve::{outcome, store_difference};
 use crate::position_arg::PositionArgs;
-use crate::search_args::SearchArgs;
+use crate::search_args::{solver_for, SearchArgs};
 use crate::spinner::Spinner;
 use crate::tables_arg::ProbeArgs;
 
@@ -40,10 +40,7 @@ struct Shown {
 
 pub fn run(args: Args) -> Result<(), CliError> {
     let position = args.position.position()?;
-    let rules = Dakon::new(position.holes()).map_err(|e| CliError::Input(e.to_string()))?;
-    let oracle = args.probe.open(rules)?;
-    let tables = oracle.is_some();
-    let solver = Solver::new(rules, args.search.config(), oracle);
+    let (solver, tables) = solver_for(&position, &args.search, &args.probe)?;
     let limits: Limits = args.search.limits();
     let spinner = Spinner::start("valuing every move");
     let started = std::time::Instant::now();

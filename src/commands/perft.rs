@@ -32,7 +32,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<(), CliError> {
     let position = args.position.position()?;
-    let rules = Dakon::new(position.holes()).map_err(|e| CliError::Input(e.to_string()))?;
+    let rules = Dakon::of(&position);
     for depth in 1..=args.depth {
         let started = Instant::now();
         let nodes = perft(&rules, &position, depth);

@@ -1,11 +1,12 @@
 //! `dakon solve`: the perfect-play value of a position, its best move and best line.
 
-use dakon_solver::dakon::{Dakon, Player, Position};
-use dakon_solver::search::{Solution, Solver};
+use dakon_solver::dakon::{Player, Position};
+use dakon_solver::search::Solution;
 
 use crate::cli_error::CliError;
+use crate::line::absolute_line;
 use crate::position_arg::PositionArgs;
-use crate::search_args::SearchArgs;
+use crate::search_args::{solver_for, SearchArgs};
 use crate::spinner::Spinner;
 use crate::tables_arg::ProbeArgs;
 
@@ -43,10 +44,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<(), CliError> {
     let position = args.position.position()?;
-    let rules = Dakon::new(position.holes()).map_err(|e| CliError::Input(e.to_string()))?;
-    let oracle = args.probe.open(rules)?;
-    let tables = oracle.is_some();
-    let solver = Solver::new(rules, args.search.config(), oracle);
+    let (solver, tables) = solver_for(&position, &args.search, &args.probe)?;
     let limits = args.search.limits();
     let stored = store_difference(&position);
     if let Some(bound) = args.at_least.or(args.prove_win.then_some(1)) {
@@ -87,18 +85,6 @@ pub fn store_difference(position: &Position) -> i32 {
     position.store(position.mover()) as i32 - position.store(position.mover().other()) as i32
 }
 
-/// The holes of a line of rules-level moves, in the notation's numbering.
-fn line_holes(position: &Position, line: &[u8]) -> Vec<usize> {
-    let mut p = *position;
-    line.iter()
-        .map(|&mv| {
-            let hole = p.absolute_hole(p.mover(), mv as usize);
-            p = p.play(mv as usize).0;
-            hole
-        })
-        .collect()
-}
-
 /// The final stores (S0, S1) when the mover's final store difference is `value`.
 fn final_stores(position: &Position, value: i32) -> (i32, i32) {
     let total = (position.seeds_on_board() + position.store(Player::Zero) as u32 + position.store(Player::One) as u32) as i32;
@@ -125,7 +111,7 @@ fn json(position: &Position, solution: &Solution, tables: bool) -> serde_json::V
         "result": exact.then(|| outcome(lower)),
         "final_stores": exact.then(|| serde_json::json!({"s0": s0, "s1": s1})),
         "best_move": solution.best_move.map(|mv| position.absolute_hole(position.mover(), mv as usize)),
-        "pv": line_holes(position, &solution.pv),
+        "pv": absolute_line(position, &solution.pv).0,
         "nodes": solution.nodes,
         "seconds": seconds,
         "nodes_per_second": solution.nodes as f64 / seconds.max(1e-9),
@@ -144,7 +130,7 @@ fn print_text(position: &Position, solution: &Solution, tables: bool) {
     } else {
         println!("value: not exact (stopped by a limit or Ctrl-C): between {lower:+} and {upper:+} for player {mover} to move");
     }
-    let pv = line_holes(position, &solution.pv);
+    let pv = absolute_line(position, &solution.pv).0;
     match solution.best_move {
         Some(mv) if solution.is_exact() => println!("best move: {}", position.absolute_hole(mover, mv as usize)),
         Some(mv) => println!("best move so far: {} (not proven optimal)", position.absolute_hole(mover, mv as usize)),

@@ -181,7 +181,7 @@ fn build_json(report: &BuildReport) -> serde_json::Value {
 
 fn probe(args: ProbeArgs) -> Result<(), CliError> {
     let position = args.position.position()?;
-    let rules = Dakon::new(position.holes()).map_err(|e| CliError::Input(e.to_string()))?;
+    let rules = Dakon::of(&position);
     let (seeds, index) = (rules.seeds_on_board(&position), rules.index(&position));
     let path = tier_path(&rules, &args.tables.dir(), seeds);
     if !path.exists() {

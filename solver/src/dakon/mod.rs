@@ -48,6 +48,12 @@ impl Dakon {
         }
     }
 
+    /// The rules for the board of `position` (always valid: a position has 1 to 9 holes per
+    /// row).
+    pub fn of(position: &Position) -> Dakon {
+        Dakon { holes: position.holes() as u8 }
+    }
+
     /// Holes per row.
     pub fn holes(&self) -> usize {
         self.holes as usize
