@@ -16,20 +16,27 @@ pub fn table_header() -> String {
 
 /// One row of the aligned table.
 pub fn table_line(row: &Row) -> String {
+    let [holes, seeds, total, status, value, verdict, proof, stored, nodes, seconds, opening] = cells(row);
     format!(
-        "{:>5} {:>5} {:>5}  {:<6}  {:<10}  {:<7}  {:<12}  {:>6}  {:>14}  {:>8.2}  {}",
-        row.board.holes,
-        row.board.seeds,
-        row.board.total(),
-        status(row),
-        value(row),
-        row.verdict(),
-        row.proof.name(),
-        row.opening.as_ref().map_or("-".to_string(), |t| t.stored.to_string()),
-        row.nodes,
-        row.seconds,
-        opening(row),
+        "{holes:>5} {seeds:>5} {total:>5}  {status:<6}  {value:<10}  {verdict:<7}  {proof:<12}  {stored:>6}  {nodes:>14}  {seconds:>8}  {opening}"
     )
+}
+
+/// The columns of a row, as text, in the order of both tables.
+fn cells(row: &Row) -> [String; 11] {
+    [
+        row.board.holes.to_string(),
+        row.board.seeds.to_string(),
+        row.board.total().to_string(),
+        status(row).to_string(),
+        value(row),
+        row.verdict().to_string(),
+        row.proof.name().to_string(),
+        row.opening.as_ref().map_or("-".to_string(), |t| t.stored.to_string()),
+        row.nodes.to_string(),
+        format!("{:.2}", row.seconds),
+        opening(row),
+    ]
 }
 
 fn status(row: &Row) -> &'static str {
@@ -163,23 +170,10 @@ pub fn markdown(rows: &[Row], settings: &Settings, finished: bool) -> String {
          `stored` is the first player's store after it. Replay a row with \
          `dakon play start --holes N --seeds S H1 H2 ...`.\n\n",
     );
-    out.push_str("| holes | seeds | total | status | value | first player | proof | opening | stored | nodes | seconds |\n");
-    out.push_str("|---:|---:|---:|---|---|---|---|---|---:|---:|---:|\n");
+    out.push_str("| holes | seeds | total | status | value | first player | proof | stored | nodes | seconds | opening |\n");
+    out.push_str("|---:|---:|---:|---|---|---|---|---:|---:|---:|---|\n");
     for row in rows {
-        out.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.2} |\n",
-            row.board.holes,
-            row.board.seeds,
-            row.board.total(),
-            status(row),
-            value(row),
-            row.verdict(),
-            row.proof.name(),
-            opening(row),
-            row.opening.as_ref().map_or("-".to_string(), |t| t.stored.to_string()),
-            row.nodes,
-            row.seconds,
-        ));
+        out.push_str(&format!("| {} |\n", cells(row).join(" | ")));
     }
     out.push_str("\n## Opening-turn proofs\n\nThe first turn storing the most seeds that the turn search found on each board, whatever proof the row above uses. Stores never shrink, so it proves a final difference of at least 2 x stored - total.\n\n");
     out.push_str("| holes | seeds | stored | proves at least | turns searched | opening turn |\n|---:|---:|---:|---:|---|---|\n");
