@@ -400,8 +400,8 @@ impl Position {
         let mut extra_move = false;
         let last = loop {
             // One lap: lift the hole, then `hand / cycle` whole rounds and one seed in each of
-            // the next `hand % cycle` slots.
-            // Tables, not branches: whether a lap goes all the way round is hard to predict.
+            // the next `hand % cycle` slots, all from tables (whether a lap goes all the way
+            // round is too hard to predict for a branch).
             let lap = layout.lap[hand & 255];
             let end = (slot + hand) & 511;
             let (last, last_byte) = (layout.wrap[end] as usize, layout.end_byte[end] as usize);
