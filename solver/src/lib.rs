@@ -56,7 +56,9 @@
 //! - [`perft`]: move-tree leaf counts.
 //! - [`tables`]: endgame tables: the retrograde builder, the file format and the probing oracle.
 //! - [`opening`]: the best single turn, a fast proof of a forced win.
+//! - [`atomic_file`]: writing a file whole or not at all.
 
+pub mod atomic_file;
 pub mod composition;
 pub mod dakon;
 pub mod opening;

@@ -10,6 +10,7 @@ use rayon::prelude::*;
 
 use super::error::TableError;
 use super::format::{self, Header, BLOCK_ENTRIES, CODEC_ZSTD, MAGIC, MAX_HEADER_BYTES, VERSION};
+use crate::atomic_file::write_atomically;
 use crate::rules::Rules;
 
 /// A table file whose header and offset index have been read and checked.
@@ -223,22 +224,10 @@ pub fn write_table<R: Rules>(rules: &R, path: &Path, seeds: u32, values: &[u8]) 
     let meta_checksum = format::meta_checksum(&meta);
     meta.extend_from_slice(&meta_checksum.to_le_bytes());
 
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    let write = || -> std::io::Result<()> {
-        let mut file = std::io::BufWriter::new(File::create(&tmp)?);
+    write_atomically(path, |file| {
         file.write_all(&meta)?;
-        for frame in &frames {
-            file.write_all(frame)?;
-        }
-        file.into_inner().map_err(|e| e.into_error())?.sync_all()
-    };
-    write().map_err(|e| TableError::io(&tmp, "write", e))?;
-    fs::rename(&tmp, path).map_err(|e| TableError::io(path, "rename the finished table into", e))?;
-    // Make the rename itself durable; a directory that cannot be synced is not an error.
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        let _ = File::open(dir).and_then(|d| d.sync_all());
-    }
+        frames.iter().try_for_each(|frame| file.write_all(frame))
+    })
+    .map_err(|f| TableError::io(f.path, f.action, f.source))?;
     Ok(meta.len() as u64 + offset)
 }
