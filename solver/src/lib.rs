@@ -56,9 +56,12 @@
 //! - [`perft`]: move-tree leaf counts.
 //! - [`tables`]: endgame tables: the retrograde builder, the file format and the probing oracle.
 //! - [`opening`]: the best single turn, a fast proof of a forced win.
+//! - [`certificate`]: proof certificates, files that an independent checker reads to confirm a
+//!   value without trusting this crate.
 //! - [`atomic_file`]: writing a file whole or not at all.
 
 pub mod atomic_file;
+pub mod certificate;
 pub mod composition;
 pub mod dakon;
 pub mod opening;

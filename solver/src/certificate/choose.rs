@@ -1,0 +1,169 @@
+//! The heart of the extraction: at each position where a half's owner is to move, one move
+//! that still achieves what the owner needs there, chosen for a small proof.
+
+use std::collections::HashMap;
+
+use super::walk::Half;
+use super::{Board, ExtractError};
+use crate::dakon::Position;
+use crate::rules::{Rules, Step};
+use crate::search::{Limits, Solver};
+
+/// The move chosen for a board and the highest need it was proven to meet there.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Choice {
+    /// The move (rules-level).
+    pub mv: u8,
+    /// The owner's future gain this move is proven to guarantee at least.
+    pub proven: i32,
+}
+
+/// Chooses the owner's moves of one half, proving each with the solver's null-window test.
+pub(super) struct Chooser<'a, R: Rules<Position = Position>> {
+    solver: &'a Solver<R>,
+    limits: &'a Limits,
+    half: Half,
+    /// `"lower"` or `"upper"`, for errors.
+    name: &'static str,
+    /// One move per board: entries are keyed by the board alone, so the move must meet the
+    /// highest need with which the board is reached.
+    pub choices: HashMap<Board, Choice>,
+    /// Null-window tests asked.
+    pub tests: u64,
+    /// Positions the solver visited for them.
+    pub nodes: u64,
+}
+
+/// Why a move is expected to give a small proof, smallest first: the owner's positions it adds
+/// to the strategy as far as [`LOOKAHEAD`] moves show, then the seeds left (closer to the
+/// checker's own minimax), then the most seeds stored.
+type Cost = (usize, u32, i32);
+
+/// How many moves ahead [`Chooser::added`] counts a move's cost, in the manner of proof
+/// numbers: an owner's position costs one entry plus its cheapest move, the other side's
+/// position the sum of its replies, and a position costs nothing when the check stops there
+/// or the strategy already has its board for the need. Measured (entries of both halves; see
+/// `scripts/bench-certificates`): counting the other side's replies only (depth 0) gives 205 k
+/// entries on the 7 x 4 start (+20) and 329 k on 8 x 3 (+36); depth 3 gives 21 k and 49 k;
+/// depth 4 gives 8.5 k and 40 k for 60% more extraction time than depth 3; depth 5 gives 34 k
+/// on 8 x 3 for twice the time of depth 4.
+const LOOKAHEAD: u32 = 4;
+
+impl<'a, R: Rules<Position = Position>> Chooser<'a, R> {
+    /// A chooser for `half` (`name` is `"lower"` or `"upper"`, for errors).
+    pub fn new(solver: &'a Solver<R>, limits: &'a Limits, half: Half, name: &'static str) -> Self {
+        Chooser { solver, limits, half, name, choices: HashMap::new(), tests: 0, nodes: 0 }
+    }
+
+    /// The move to follow at `position` (the owner to move) for a future gain of at least
+    /// `need`, or `None` if the board's move is already proven for that need or more.
+    ///
+    /// # Errors
+    /// [`ExtractError::Stopped`] if a limit stopped a test, [`ExtractError::NotProven`] if no
+    /// move meets the need.
+    pub fn at_owner(&mut self, position: &Position, need: i32) -> Result<Option<u8>, ExtractError> {
+        let board = Board::of(position);
+        let kept = match self.choices.get(&board).copied() {
+            Some(choice) if choice.proven >= need => return Ok(None),
+            Some(choice) => {
+                let step = self.solver.rules().play(position, choice.mv);
+                self.guarantees(&step.next, need - step.gain)?.then_some(choice.mv)
+            }
+            None => None,
+        };
+        let mv = match kept {
+            Some(mv) => mv,
+            None => self.choose(position, need)?,
+        };
+        self.choices.insert(board, Choice { mv, proven: need });
+        Ok(Some(mv))
+    }
+
+    /// Whether the owner is sure of a future gain of `need` from `position` (either player to
+    /// move), by one null-window test.
+    ///
+    /// # Errors
+    /// [`ExtractError::Stopped`] if a limit stopped the test.
+    pub fn guarantees(&mut self, position: &Position, need: i32) -> Result<bool, ExtractError> {
+        // The other side's future gain is the owner's negated: "owner >= need" is "other < 1 - need".
+        let (bound, holds) = if position.mover() == self.half.owner { (need, true) } else { (1 - need, false) };
+        let answer = self.solver.prove_at_least(position, bound, self.limits);
+        self.tests += 1;
+        self.nodes += answer.nodes;
+        answer.holds.map(|h| h == holds).ok_or(ExtractError::Stopped)
+    }
+
+    /// The error saying that the owner cannot meet `need` at `position`.
+    pub fn not_proven(&self, position: &Position, need: i32) -> ExtractError {
+        let owner = self.half.owner;
+        let stored = position.store(owner) as i32 - position.store(owner.other()) as i32;
+        ExtractError::NotProven { half: self.name, owner, position: *position, needed: need + stored }
+    }
+
+    /// The cheapest-looking move that meets `need` at `position`, trying moves in order of
+    /// [`Cost`] until a test proves one.
+    fn choose(&mut self, position: &Position, need: i32) -> Result<u8, ExtractError> {
+        let rules = self.solver.rules();
+        let mut candidates: Vec<(Cost, u8, Step<Position>)> = rules
+            .legal_moves(position)
+            .as_slice()
+            .iter()
+            .map(|&mv| {
+                let step = rules.play(position, mv);
+                (self.cost(&step, need - step.gain), mv, step)
+            })
+            .collect();
+        candidates.sort_by_key(|&(cost, mv, _)| (cost, mv));
+        for (_, mv, step) in candidates {
+            if self.guarantees(&step.next, need - step.gain)? {
+                return Ok(mv);
+            }
+        }
+        Err(self.not_proven(position, need))
+    }
+
+    /// The [`Cost`] of a move leading to `step` where the owner then needs `need`.
+    fn cost(&self, step: &Step<Position>, need: i32) -> Cost {
+        let seeds = self.solver.rules().seeds_on_board(&step.next);
+        (self.added(&step.next, need, LOOKAHEAD, usize::MAX), seeds, -step.gain)
+    }
+
+    /// Positions the check will add below `position` where the owner needs `need`, as far as
+    /// `depth` more moves show: exact if below `cap`, else some number at least `cap`.
+    fn added(&self, position: &Position, need: i32, depth: u32, cap: usize) -> usize {
+        let rules = self.solver.rules();
+        let replies = rules.legal_moves(position);
+        if self.half.stops_at(rules, position, need) {
+            0
+        } else if position.mover() == self.half.owner {
+            let known = self.choices.get(&Board::of(position)).is_some_and(|c| c.proven >= need);
+            if known {
+                0
+            } else if depth == 0 || cap <= 1 {
+                1
+            } else {
+                let mut best = cap - 1;
+                for &mv in replies.as_slice() {
+                    let step = rules.play(position, mv);
+                    best = best.min(self.added(&step.next, need - step.gain, depth - 1, best));
+                    if best == 0 {
+                        break;
+                    }
+                }
+                1 + best
+            }
+        } else if depth == 0 {
+            replies.len()
+        } else {
+            let mut sum = 0;
+            for &mv in replies.as_slice() {
+                let step = rules.play(position, mv);
+                sum += self.added(&step.next, need + step.gain, depth - 1, cap - sum);
+                if sum >= cap {
+                    break;
+                }
+            }
+            sum
+        }
+    }
+}

@@ -1,0 +1,98 @@
+//! From a solved position to its certificate: both halves extracted with the solver's help.
+
+use std::time::{Duration, Instant};
+
+use super::choose::Chooser;
+use super::prune::used_entries;
+use super::walk::{walk, Half};
+use super::{Certificate, Claim, ExtractError, Strategy, MAX_SMALL_SEEDS};
+use crate::dakon::{Player, Position};
+use crate::rules::Rules;
+use crate::search::{Limits, Solver};
+
+/// A certificate and what extracting it cost.
+#[derive(Clone, Debug)]
+pub struct Extraction {
+    /// The certificate.
+    pub certificate: Certificate,
+    /// Null-window tests asked of the solver.
+    pub tests: u64,
+    /// Positions the solver visited for them.
+    pub nodes: u64,
+    /// Time spent.
+    pub elapsed: Duration,
+}
+
+/// Extracts the certificate of `claim` about `root`: for each half, a strategy that walks the
+/// game as the checker will (see `tables/CERTIFICATES.md`), choosing at each of the owner's
+/// positions one move proven by a null-window test of `solver` to still meet the owner's need
+/// there, preferring moves that add the fewest positions to check, then a final pass keeping
+/// only the entries a check uses. Positions with at most `small_seeds` seeds get no entry.
+///
+/// The solver's transposition table makes the tests cheap right after the solve that proved
+/// the claim; a half whose bound is the trivial one (the stores with every seed left lost)
+/// comes out empty. The moves of `R` must be the mover's holes counted in the mover's sowing
+/// direction, as [`Position::moves`] gives them.
+///
+/// # Errors
+/// [`ExtractError::SmallSeeds`] if `small_seeds` is above [`MAX_SMALL_SEEDS`],
+/// [`ExtractError::Bounds`] if the claim's lower bound is above its upper bound,
+/// [`ExtractError::Stopped`] if `limits` stopped a test, [`ExtractError::NotProven`] if the
+/// claim is false.
+///
+/// ```
+/// use dakon_solver::certificate::{extract, Claim};
+/// use dakon_solver::dakon::{Dakon, Position};
+/// use dakon_solver::search::{Config, Limits, Solver};
+///
+/// let solver = Solver::new(Dakon::new(4).unwrap(), Config { threads: 1, tt_bytes: 1 << 20 }, None);
+/// let start = Position::start(4, 4).unwrap();
+/// let value = solver.solve(&start, &Limits::default()).lower; // +32, stores are empty
+/// let claim = Claim { lower: value, upper: value };
+/// let extraction = extract(&solver, &start, claim, 12, &Limits::default()).unwrap();
+/// let certificate = extraction.certificate;
+/// // Player 0 takes every seed: the upper bound is trivial, its half needs no entry.
+/// assert!(certificate.upper_half.is_empty() && !certificate.lower_half.is_empty());
+/// assert_eq!(&certificate.to_bytes()[..8], b"DKNCERT\0");
+/// assert!(extract(&solver, &start, Claim { lower: value + 2, upper: value + 2 }, 12, &Limits::default()).is_err());
+/// ```
+pub fn extract<R>(solver: &Solver<R>, root: &Position, claim: Claim, small_seeds: u8, limits: &Limits) -> Result<Extraction, ExtractError>
+where
+    R: Rules<Position = Position>,
+{
+    let started = Instant::now();
+    if small_seeds > MAX_SMALL_SEEDS {
+        return Err(ExtractError::SmallSeeds { found: small_seeds });
+    }
+    if claim.lower > claim.upper {
+        return Err(ExtractError::Bounds { lower: claim.lower, upper: claim.upper });
+    }
+    let (mut tests, mut nodes) = (0, 0);
+    let mut extract_half = |name, owner: Player, wanted| {
+        let half = Half { owner, small_seeds: small_seeds as u32 };
+        let mut chooser = Chooser::new(solver, limits, half, name);
+        let strategy = half_strategy(solver.rules(), &mut chooser, half, root, wanted);
+        tests += chooser.tests;
+        nodes += chooser.nodes;
+        strategy
+    };
+    let lower_half = extract_half("lower", root.mover(), claim.lower)?;
+    let upper_half = extract_half("upper", root.mover().other(), -claim.upper)?;
+    let certificate = Certificate { rules: solver.rules().name(), root: *root, claim, small_seeds, lower_half, upper_half };
+    Ok(Extraction { certificate, tests, nodes, elapsed: started.elapsed() })
+}
+
+/// The strategy of one half whose owner claims a final difference (its store minus the
+/// other's) of at least `wanted`.
+fn half_strategy<R>(rules: &R, chooser: &mut Chooser<R>, half: Half, root: &Position, wanted: i32) -> Result<Strategy, ExtractError>
+where
+    R: Rules<Position = Position>,
+{
+    let owner = half.owner;
+    let need = wanted - (root.store(owner) as i32 - root.store(owner.other()) as i32);
+    if !chooser.guarantees(root, need)? {
+        return Err(chooser.not_proven(root, need));
+    }
+    walk(rules, half, root, need, |position, need| chooser.at_owner(position, need))?;
+    Ok(used_entries(rules, half, root, need, &chooser.choices))
+}

@@ -1,0 +1,81 @@
+//! Proof certificates: files that prove bounds on the value of a position, so that anyone can
+//! confirm a result of this crate with a small checker that shares no code with it.
+//!
+//! A certificate names a root position and claimed bounds `lower <= value <= upper` of its
+//! value (the final store difference, player to move minus opponent), and holds two
+//! strategies: the mover's, which guarantees at least `lower` whatever the opponent plays, and
+//! the opponent's, which holds the mover to at most `upper`. Positions with at most `L` seeds
+//! on the board are left to the checker's own minimax. `tables/CERTIFICATES.md` defines the
+//! claim and the file byte by byte; it is the contract with the checker (`dakon check`).
+//!
+//! - [`extract`]: the certificate of proven bounds, each strategy chosen move by move for a
+//!   small proof and checked with the solver's null-window test;
+//! - [`Certificate::to_bytes`] and [`Certificate::write`]: the file.
+//!
+//! The extraction needs the absolute board and hole numbers, so it serves every rule set on
+//! the board of [`Position`] (`R: Rules<Position = Position>`); the rules' name goes into the
+//! header.
+
+mod board;
+mod choose;
+mod error;
+mod extract;
+mod format;
+mod prune;
+mod strategy;
+mod walk;
+
+use std::path::Path;
+
+pub use board::Board;
+pub use error::ExtractError;
+pub use extract::{extract, Extraction};
+pub use format::{MAGIC, MAX_SMALL_SEEDS, VERSION};
+pub use strategy::Strategy;
+
+use crate::atomic_file::{write_atomically, WriteFailure};
+use crate::dakon::Position;
+
+/// The usual `L`: the largest the format allows, since leaving more positions to the checker's
+/// minimax makes smaller files (measured in `scripts/bench-certificates`).
+pub const DEFAULT_SMALL_SEEDS: u8 = MAX_SMALL_SEEDS;
+
+/// Claimed bounds of the value of a position: final store differences, the player to move
+/// minus the opponent, `lower <= upper` (equal when the value is exact).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Claim {
+    /// The mover can make sure of at least this.
+    pub lower: i32,
+    /// The opponent can hold the mover to at most this.
+    pub upper: i32,
+}
+
+/// A certificate: the claim about a root position and the two strategies that prove it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Certificate {
+    /// The rules' name (`Rules::name`), written into the header.
+    pub rules: &'static str,
+    /// The root position, stores and player to move included.
+    pub root: Position,
+    /// The claimed bounds.
+    pub claim: Claim,
+    /// `L`: positions with at most this many seeds on the board have no entries.
+    pub small_seeds: u8,
+    /// The strategy of the player to move at the root: proves `claim.lower`.
+    pub lower_half: Strategy,
+    /// The strategy of the other player: proves `claim.upper`.
+    pub upper_half: Strategy,
+}
+
+impl Certificate {
+    /// Writes the certificate to `path` atomically (a temporary file renamed into place) and
+    /// returns its size in bytes.
+    ///
+    /// # Errors
+    /// [`WriteFailure`] if the file cannot be written; `path` is then untouched.
+    pub fn write(&self, path: &Path) -> Result<u64, WriteFailure> {
+        let bytes = self.to_bytes();
+        write_atomically(path, |file| std::io::Write::write_all(file, &bytes))?;
+        Ok(bytes.len() as u64)
+    }
+}

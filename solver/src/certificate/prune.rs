@@ -1,0 +1,39 @@
+//! The final pass: the strategy exactly as a check will use it. The extraction may have
+//! chosen moves on boards that a later, better choice no longer reaches; this walk follows the
+//! final choices as the checker will and keeps only the boards it meets.
+
+use std::collections::HashMap;
+
+use super::choose::Choice;
+use super::walk::{walk, Half};
+use super::{Board, Strategy};
+use crate::dakon::Position;
+use crate::rules::Rules;
+
+/// The entries of `choices` that checking the half from `root` with future gain `need` uses,
+/// with moves as absolute holes.
+///
+/// # Panics
+/// Panics if the walk reaches a board of the owner that `choices` has no move for, or one
+/// whose move was proven for a lower need: the extraction walked every such board with the
+/// highest need it can be reached with, so this would be a bug.
+pub(super) fn used_entries<R>(rules: &R, half: Half, root: &Position, need: i32, choices: &HashMap<Board, Choice>) -> Strategy
+where
+    R: Rules<Position = Position>,
+{
+    let mut strategy = Strategy::default();
+    let mut followed: HashMap<Board, i32> = HashMap::new();
+    let walked = walk(rules, half, root, need, |position, need| {
+        let board = Board::of(position);
+        if followed.get(&board).is_some_and(|&done| done >= need) {
+            return Ok(None);
+        }
+        followed.insert(board, need);
+        let choice = choices.get(&board).unwrap_or_else(|| panic!("no move chosen for {position}"));
+        assert!(choice.proven >= need, "the move at {position} is proven for {} but needed for {need}", choice.proven);
+        strategy.moves.insert(board, position.absolute_hole(position.mover(), choice.mv as usize) as u8);
+        Ok(Some(choice.mv))
+    });
+    walked.unwrap_or_else(|never: std::convert::Infallible| match never {});
+    strategy
+}
