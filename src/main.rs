@@ -1,5 +1,6 @@
 //! `dakon`: the command-line program of the Dakon solver.
 
+mod certificate_arg;
 mod cli_error;
 mod commands;
 mod line;

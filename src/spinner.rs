@@ -11,12 +11,15 @@ pub struct Spinner {
 }
 
 impl Spinner {
-    /// Starts a spinner for `message` (shown after one second).
+    /// Starts a spinner for a search, `message` (shown after one second).
     pub fn start(message: &str) -> Spinner {
+        Spinner::with_ctrl_c(message, "stops with the bounds proven so far")
+    }
+
+    /// Starts a spinner for `message` that says what Ctrl-C does.
+    pub fn with_ctrl_c(message: &str, ctrl_c: &str) -> Spinner {
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
-        bar.set_style(
-            ProgressStyle::with_template("{spinner} {msg} {elapsed} (Ctrl-C stops with the bounds proven so far)").expect("valid template"),
-        );
+        bar.set_style(ProgressStyle::with_template(&format!("{{spinner}} {{msg}} {{elapsed}} (Ctrl-C {ctrl_c})")).expect("valid template"));
         bar.set_message(message.to_string());
         let shown = bar.clone();
         std::thread::spawn(move || {

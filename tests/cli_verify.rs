@@ -89,9 +89,20 @@ fn table_and_markdown_report() {
     let table = String::from_utf8(output.stdout).unwrap();
     let lines: Vec<&str> = table.lines().collect();
     assert_eq!(lines.len(), 3, "{table}");
-    assert!(lines[0]
-        .split_whitespace()
-        .eq(["holes", "seeds", "total", "status", "value", "first", "proof", "stored", "nodes", "seconds", "opening"]));
+    assert!(lines[0].split_whitespace().eq([
+        "holes",
+        "seeds",
+        "total",
+        "status",
+        "value",
+        "first",
+        "proof",
+        "stored",
+        "nodes",
+        "seconds",
+        "certificate",
+        "opening"
+    ]));
     assert!(lines[2].split_whitespace().take(4).eq(["3", "3", "18", "exact"]), "{table}");
     let markdown = std::fs::read_to_string(&report).unwrap();
     for needle in [

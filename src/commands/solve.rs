@@ -1,8 +1,12 @@
 //! `dakon solve`: the perfect-play value of a position, its best move and best line.
 
-use dakon_solver::dakon::{Player, Position};
-use dakon_solver::search::Solution;
+use std::path::PathBuf;
 
+use dakon_solver::certificate::Claim;
+use dakon_solver::dakon::{Dakon, Player, Position};
+use dakon_solver::search::{Solution, Solver};
+
+use crate::certificate_arg::{self, CertificateOptions, Written};
 use crate::cli_error::CliError;
 use crate::line::absolute_line;
 use crate::position_arg::PositionArgs;
@@ -15,6 +19,12 @@ use crate::tables_arg::ProbeArgs;
 /// principal variation (the best line to the end of the game; every move in it is proven
 /// optimal). A search stopped by --time-limit, --node-limit or Ctrl-C prints the bounds it
 /// proved instead, marked "not exact".
+///
+/// With --certificate FILE it also writes a proof certificate of what it proved (the exact
+/// value, the bounds, or the --at-least answer): a file in which the independent checker
+/// (`dakon check FILE`, which shares no code with the solver) can confirm the result without
+/// trusting this program. Writing it re-proves each move of the two strategies with the
+/// solver's table; Ctrl-C stops it, writing nothing.
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
   dakon solve start --holes 6                   the 6 x 6 opening, exactly
@@ -22,7 +32,9 @@ use crate::tables_arg::ProbeArgs;
   dakon solve start --json                      {\"value\": .., \"exact\": true, \"lower\": .., \"upper\": .., \"best_move\": .., \"pv\": [..], ..}
   dakon solve start --prove-win                 only prove that the player to move wins (much faster)
   dakon solve start --at-least 10               is the value at least 10?
-  dakon solve start --time-limit 5 --threads 2  bounds proven in 5 seconds if not solved")]
+  dakon solve start --time-limit 5 --threads 2  bounds proven in 5 seconds if not solved
+  dakon solve start --certificate 7x7.dkc       the value and a certificate of it
+  dakon check 7x7.dkc                           ... which anyone can check")]
 pub struct Args {
     #[command(flatten)]
     position: PositionArgs,
@@ -40,10 +52,19 @@ pub struct Args {
     /// One JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Write a proof certificate of the result to FILE (`.dkc`, format in
+    /// tables/CERTIFICATES.md).
+    #[arg(long, value_name = "FILE")]
+    certificate: Option<PathBuf>,
+    #[command(flatten)]
+    certificate_options: CertificateOptions,
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
     let position = args.position.position()?;
+    if let Some(path) = &args.certificate {
+        certificate_arg::check_destination(path)?;
+    }
     let (solver, tables) = solver_for(&position, &args.search, &args.probe)?;
     let limits = args.search.limits();
     let stored = store_difference(&position);
@@ -52,10 +73,19 @@ pub fn run(args: Args) -> Result<(), CliError> {
         let answer = solver.prove_at_least(&position, bound - stored, &limits);
         drop(spinner);
         let seconds = answer.elapsed.as_secs_f64();
+        let (trivial_lower, trivial_upper) = trivial_bounds(&position);
+        let claim = match answer.holds {
+            Some(true) => Claim { lower: bound, upper: trivial_upper },
+            Some(false) => Claim { lower: trivial_lower, upper: bound - 1 },
+            None => Claim { lower: trivial_lower, upper: trivial_upper },
+        };
+        let certificate = certify(&args, &solver, &position, claim);
+        let written = certificate.as_ref().and_then(|c| c.as_ref().ok());
         if args.json {
             let json = serde_json::json!({
                 "position": position.to_string(), "at_least": bound, "holds": answer.holds,
                 "nodes": answer.nodes, "seconds": seconds, "tables": tables,
+                "certificate": written.map(Written::json),
             });
             println!("{json}");
         } else {
@@ -66,18 +96,40 @@ pub fn run(args: Args) -> Result<(), CliError> {
             };
             println!("position: {position}\n{verdict}");
             print_work(answer.nodes, seconds, tables);
+            if let Some(written) = written {
+                println!("{}", written.describe());
+            }
         }
-        return Ok(());
+        return certificate.transpose().map(drop);
     }
     let spinner = Spinner::start("solving");
     let solution = solver.solve(&position, &limits);
     drop(spinner);
+    let certificate = certify(&args, &solver, &position, certificate_arg::claim(&position, solution.lower, solution.upper));
+    let written = certificate.as_ref().and_then(|c| c.as_ref().ok());
     if args.json {
-        println!("{}", json(&position, &solution, tables));
+        let mut json = json(&position, &solution, tables);
+        json["certificate"] = written.map_or(serde_json::Value::Null, Written::json);
+        println!("{json}");
     } else {
         print_text(&position, &solution, tables);
+        if let Some(written) = written {
+            println!("{}", written.describe());
+        }
     }
-    Ok(())
+    certificate.transpose().map(drop)
+}
+
+/// The certificate of `claim`, when --certificate asks for one.
+fn certify(args: &Args, solver: &Solver<Dakon>, position: &Position, claim: Claim) -> Option<Result<Written, CliError>> {
+    let path = args.certificate.as_ref()?;
+    Some(certificate_arg::write_certificate(solver, position, claim, &args.certificate_options, path))
+}
+
+/// The bounds of the final difference that need no search: every seed left lost, or won.
+fn trivial_bounds(position: &Position) -> (i32, i32) {
+    let (stored, left) = (store_difference(position), position.seeds_on_board() as i32);
+    (stored - left, stored + left)
 }
 
 /// The mover's store minus the opponent's: what a future gain adds to.

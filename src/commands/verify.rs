@@ -2,6 +2,7 @@
 //! with which opening?
 
 mod board;
+mod certificate;
 mod number_list;
 mod report;
 
@@ -18,6 +19,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use self::board::{Board, Plan, Row};
 use self::number_list::NumberList;
+use crate::certificate_arg::CertificateOptions;
 use crate::cli_error::CliError;
 use crate::search_args::{interrupt_flag, SearchArgs};
 use crate::table_memory;
@@ -33,6 +35,10 @@ use crate::tables_arg::{ProbeArgs, TablesArgs};
 /// an exact search within --budget; when the budget runs out it reports the bounds it proved.
 /// Every opening is printed as hole numbers that `dakon play start --holes N --seeds S ...`
 /// replays.
+///
+/// With --certificates DIR each board's result also gets a proof certificate,
+/// DIR/dakon-NxS.dkc, that the independent checker (`dakon check`) confirms without trusting
+/// the solver.
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
   dakon verify                                  boards 1..9 with n seeds per hole (a few minutes)
@@ -40,6 +46,7 @@ use crate::tables_arg::{ProbeArgs, TablesArgs};
   dakon verify --holes 7 --seeds 3,4,5 --json   one JSON object per board per line
   dakon verify --opening-only                   only the opening-turn proofs (instant)
   dakon verify --out results.md                 also write a Markdown report
+  dakon verify --certificates certs             a certificate per board: certs/dakon-7x7.dkc, ...
 
 Replay a reported opening, e.g. holes 9 5 6 on the 5x5 board:
   dakon play start --holes 5 --seeds 5 9 5 6
@@ -86,12 +93,21 @@ pub struct Args {
     /// Also write a Markdown report (date, machine, settings, the table) to this file.
     #[arg(long, value_name = "FILE.md")]
     out: Option<PathBuf>,
+    /// Write a proof certificate of each board's result into this directory (created if
+    /// needed), named by board: dakon-7x7.dkc for 7 holes with 7 seeds each.
+    #[arg(long = "certificates", value_name = "DIR", conflicts_with = "opening_only")]
+    certificate: Option<PathBuf>,
+    #[command(flatten)]
+    certificate_options: CertificateOptions,
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
     let boards = boards(&args)?;
     if !(args.budget.is_finite() && args.budget >= 0.0) {
         return Err(CliError::Input(format!("--budget must be a number of seconds, 0 or more; found {}", args.budget)));
+    }
+    if let Some(dir) = &args.certificate {
+        certificate::prepare(dir)?;
     }
     let search = SearchArgs { threads: args.threads, tt_mb: args.tt_mb, time_limit: Some(args.budget), node_limit: None };
     let (config, limits) = (search.config(), search.limits());
@@ -117,7 +133,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
         let config = Config { tt_bytes: table_memory::capped(config.tt_bytes, board.holes, board.total()), ..config.clone() };
         let solver = (!args.opening_only).then(|| Solver::new(rules, config, oracle));
         let plan = Plan { turn_nodes: args.opening_nodes, search: solver.as_ref().map(|s| (s, &limits)), tables };
-        let row = board::verify(board, &plan);
+        let mut row = board::verify(board, &plan);
+        if let (Some(dir), Some(solver)) = (&args.certificate, &solver) {
+            if !row.interrupted {
+                progress.set_message(format!("{}x{}: writing the certificate", board.holes, board.seeds));
+                row.certificate = Some(certificate::certify(solver, &row, dir, &args.certificate_options));
+            }
+        }
         let line = if args.json { report::json(&row) } else { report::table_line(&row) };
         progress.suspend(|| writeln!(stdout, "{line}").and_then(|()| stdout.flush()))?;
         progress.inc(1);
@@ -128,7 +150,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if let Some(path) = &args.out {
         write_report(path, &args, &rows, config.threads, finished)?;
     }
-    if finished {
+    let failed: Vec<String> = rows.iter().filter_map(|r| r.certificate.as_ref()?.as_ref().err().cloned()).collect();
+    if !failed.is_empty() {
+        Err(CliError::Failure(format!("{} certificate(s) not written: {}", failed.len(), failed.join("; "))))
+    } else if finished {
         Ok(())
     } else {
         Err(CliError::Failure(format!(

@@ -6,6 +6,7 @@ use dakon_solver::dakon::{Dakon, Player, Position};
 use dakon_solver::opening::{best_turn, TurnLimits};
 use dakon_solver::search::{Limits, Solution, Solver};
 
+use crate::certificate_arg::Written;
 use crate::line::absolute_line;
 
 /// A board size: holes per row and seeds per hole at the start.
@@ -99,6 +100,8 @@ pub struct Row {
     pub tables: bool,
     /// Whether Ctrl-C stopped the search of this board.
     pub interrupted: bool,
+    /// The certificate written with `--certificates`, or why it could not be.
+    pub certificate: Option<Result<Written, String>>,
 }
 
 impl Row {
@@ -161,6 +164,7 @@ pub fn verify(board: Board, plan: &Plan) -> Row {
         seconds: 0.0,
         tables: plan.tables,
         interrupted: false,
+        certificate: None,
     };
     if let Some((solver, limits)) = plan.search {
         let limits = remaining(limits, started);

@@ -9,21 +9,21 @@ use super::board::Row;
 /// The header of the aligned table.
 pub fn table_header() -> String {
     format!(
-        "{:>5} {:>5} {:>5}  {:<6}  {:<10}  {:<7}  {:<12}  {:>6}  {:>14}  {:>8}  opening",
-        "holes", "seeds", "total", "status", "value", "first", "proof", "stored", "nodes", "seconds"
+        "{:>5} {:>5} {:>5}  {:<6}  {:<10}  {:<7}  {:<12}  {:>6}  {:>14}  {:>8}  {:<22}  opening",
+        "holes", "seeds", "total", "status", "value", "first", "proof", "stored", "nodes", "seconds", "certificate"
     )
 }
 
 /// One row of the aligned table.
 pub fn table_line(row: &Row) -> String {
-    let [holes, seeds, total, status, value, verdict, proof, stored, nodes, seconds, opening] = cells(row);
+    let [holes, seeds, total, status, value, verdict, proof, stored, nodes, seconds, certificate, opening] = cells(row);
     format!(
-        "{holes:>5} {seeds:>5} {total:>5}  {status:<6}  {value:<10}  {verdict:<7}  {proof:<12}  {stored:>6}  {nodes:>14}  {seconds:>8}  {opening}"
+        "{holes:>5} {seeds:>5} {total:>5}  {status:<6}  {value:<10}  {verdict:<7}  {proof:<12}  {stored:>6}  {nodes:>14}  {seconds:>8}  {certificate:<22}  {opening}"
     )
 }
 
 /// The columns of a row, as text, in the order of both tables.
-fn cells(row: &Row) -> [String; 11] {
+fn cells(row: &Row) -> [String; 12] {
     [
         row.board.holes.to_string(),
         row.board.seeds.to_string(),
@@ -35,8 +35,19 @@ fn cells(row: &Row) -> [String; 11] {
         row.opening.as_ref().map_or("-".to_string(), |t| t.stored.to_string()),
         row.nodes.to_string(),
         format!("{:.2}", row.seconds),
+        certificate(row),
         opening(row),
     ]
+}
+
+/// What became of the board's certificate: its size, or that it failed (`-` without
+/// `--certificates`).
+fn certificate(row: &Row) -> String {
+    match &row.certificate {
+        None => "-".to_string(),
+        Some(Ok(written)) => format!("written, {} B", written.bytes),
+        Some(Err(_)) => "FAILED".to_string(),
+    }
 }
 
 fn status(row: &Row) -> &'static str {
@@ -95,6 +106,7 @@ struct JsonRow<'a> {
     seconds: f64,
     tables: bool,
     interrupted: bool,
+    certificate: Option<serde_json::Value>,
 }
 
 /// The opening-turn proof as JSON, whatever opening the row shows.
@@ -135,6 +147,10 @@ pub fn json(row: &Row) -> String {
         seconds: (row.seconds * 1000.0).round() / 1000.0,
         tables: row.tables,
         interrupted: row.interrupted,
+        certificate: row.certificate.as_ref().map(|c| match c {
+            Ok(written) => written.json(),
+            Err(error) => serde_json::json!({ "error": error }),
+        }),
     };
     serde_json::to_string(&json).expect("rows are plain data")
 }
@@ -170,8 +186,8 @@ pub fn markdown(rows: &[Row], settings: &Settings, finished: bool) -> String {
          `stored` is the first player's store after it. Replay a row with \
          `dakon play start --holes N --seeds S H1 H2 ...`.\n\n",
     );
-    out.push_str("| holes | seeds | total | status | value | first player | proof | stored | nodes | seconds | opening |\n");
-    out.push_str("|---:|---:|---:|---|---|---|---|---:|---:|---:|---|\n");
+    out.push_str("| holes | seeds | total | status | value | first player | proof | stored | nodes | seconds | certificate | opening |\n");
+    out.push_str("|---:|---:|---:|---|---|---|---|---:|---:|---:|---|---|\n");
     for row in rows {
         out.push_str(&format!("| {} |\n", cells(row).join(" | ")));
     }

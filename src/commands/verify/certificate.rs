@@ -1,0 +1,35 @@
+//! `verify --certificates DIR`: a certificate of each board's result, one file per board.
+
+use std::path::Path;
+
+use dakon_solver::certificate::Claim;
+use dakon_solver::dakon::{Dakon, Position};
+use dakon_solver::rules::Rules;
+use dakon_solver::search::Solver;
+
+use super::board::{Board, Row};
+use crate::certificate_arg::{write_certificate, CertificateOptions, Written};
+use crate::cli_error::CliError;
+
+/// The file of a board's certificate: rules, holes and seeds per hole, e.g. `dakon-7x7.dkc`.
+pub fn file_name(rules: &impl Rules, board: Board) -> String {
+    format!("{}-{}x{}.dkc", rules.name(), board.holes, board.seeds)
+}
+
+/// Creates the certificates directory if needed, before any board is searched.
+///
+/// # Errors
+/// [`CliError::Input`] if `dir` cannot be created or is not a directory.
+pub fn prepare(dir: &Path) -> Result<(), CliError> {
+    std::fs::create_dir_all(dir).map_err(|e| CliError::Input(format!("--certificates {}: cannot create the directory: {e}", dir.display())))
+}
+
+/// Writes the certificate of `row`'s bounds into `dir`, with `solver` whose table holds the
+/// board's proof; a failure is kept as its message, for the row to show.
+pub fn certify(solver: &Solver<Dakon>, row: &Row, dir: &Path, options: &CertificateOptions) -> Result<Written, String> {
+    let start = Position::start(row.board.holes, row.board.seeds).expect("board sizes are checked before");
+    // The start has empty stores: the row's bounds are final differences already.
+    let claim = Claim { lower: row.lower, upper: row.upper };
+    let path = dir.join(file_name(solver.rules(), row.board));
+    write_certificate(solver, &start, claim, options, &path).map_err(|e| e.to_string())
+}
