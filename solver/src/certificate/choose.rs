@@ -100,21 +100,14 @@ impl<'a, R: Rules<Position = Position>> Chooser<'a, R> {
         ExtractError::NotProven { half: self.name, owner, position: *position, needed: need + stored }
     }
 
-    /// The cheapest-looking move that meets `need` at `position`, trying moves in order of
+    /// The cheapest-looking move that meets `need` at `position`: the moves in order of
     /// [`Cost`] until a test proves one.
     fn choose(&mut self, position: &Position, need: i32) -> Result<u8, ExtractError> {
         let rules = self.solver.rules();
-        let mut candidates: Vec<(Cost, u8, Step<Position>)> = rules
-            .legal_moves(position)
-            .as_slice()
-            .iter()
-            .map(|&mv| {
-                let step = rules.play(position, mv);
-                (self.cost(&step, need - step.gain), mv, step)
-            })
-            .collect();
-        candidates.sort_by_key(|&(cost, mv, _)| (cost, mv));
-        for (_, mv, step) in candidates {
+        let mut candidates: Vec<(u8, Step<Position>)> =
+            rules.legal_moves(position).as_slice().iter().map(|&mv| (mv, rules.play(position, mv))).collect();
+        while let Some(i) = self.cheapest(&candidates, need) {
+            let (mv, step) = candidates.swap_remove(i);
             if self.guarantees(&step.next, need - step.gain)? {
                 return Ok(mv);
             }
@@ -122,10 +115,21 @@ impl<'a, R: Rules<Position = Position>> Chooser<'a, R> {
         Err(self.not_proven(position, need))
     }
 
-    /// The [`Cost`] of a move leading to `step` where the owner then needs `need`.
-    fn cost(&self, step: &Step<Position>, need: i32) -> Cost {
-        let seeds = self.solver.rules().seeds_on_board(&step.next);
-        (self.added(&step.next, need, LOOKAHEAD, usize::MAX), seeds, -step.gain)
+    /// The index of the candidate of least [`Cost`] (ties by move) where the owner needs
+    /// `need`. Usually the first candidate is proven at once, so the costs are found by
+    /// branch and bound: a candidate's count stops as soon as it cannot win.
+    fn cheapest(&self, candidates: &[(u8, Step<Position>)], need: i32) -> Option<usize> {
+        let rules = self.solver.rules();
+        let mut best: Option<((Cost, u8), usize)> = None;
+        for (i, (mv, step)) in candidates.iter().enumerate() {
+            let cap = best.map_or(usize::MAX, |((cost, _), _)| cost.0 + 1);
+            let added = self.added(&step.next, need - step.gain, LOOKAHEAD, cap);
+            let cost = ((added, rules.seeds_on_board(&step.next), -step.gain), *mv);
+            if best.map_or(true, |(least, _)| cost < least) {
+                best = Some((cost, i));
+            }
+        }
+        best.map(|(_, i)| i)
     }
 
     /// Positions the check will add below `position` where the owner needs `need`, as far as
