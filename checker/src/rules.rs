@@ -71,6 +71,11 @@ impl std::error::Error for InvalidPosition {}
 /// The holes of a board, padded with zeros to the largest board.
 pub(crate) type Board = [u8; 2 * MAX_HOLES_PER_ROW];
 
+/// `player`'s store minus the other player's, for `stores` = `[S0, S1]`.
+pub(crate) fn difference(stores: [u8; 2], player: usize) -> i64 {
+    i64::from(stores[player]) - i64::from(stores[1 - player])
+}
+
 /// Where a seed can be: a hole (by its number) or a player's store.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Pit {
@@ -198,6 +203,16 @@ impl Position {
         } else {
             next
         }
+    }
+
+    /// `player`'s store minus the other player's.
+    pub(crate) fn store_difference(&self, player: usize) -> i64 {
+        difference(self.stores, player)
+    }
+
+    /// The board and player to move, which decide the rest of the game (stores do not).
+    pub(crate) fn key(&self) -> (Board, usize) {
+        (self.board, self.player)
     }
 
     /// Plays a `dakon` turn from `hole`; returns whether the mover moves again.
