@@ -1,0 +1,211 @@
+//! The reader of the certificate format, "Layout, byte by byte" in `tables/CERTIFICATES.md`.
+//!
+//! It first walks the layout (every length from the file itself, checked against what is
+//! left), then compares the file checksum, and only then judges the values and decodes the
+//! sections, so a damaged file is called damaged rather than misread.
+
+use std::fmt;
+use std::io::Read;
+
+use xxhash_rust::xxh3::xxh3_64;
+
+use crate::rules::{Position, Rules, MAX_HOLES_PER_ROW};
+use crate::strategy::Strategy;
+
+/// The first 8 bytes of every certificate: `"DKNCERT\0"`.
+pub const MAGIC: [u8; 8] = *b"DKNCERT\0";
+/// The format version this checker reads.
+pub const VERSION: u32 = 1;
+/// The largest `L`: positions with at most `L` seeds on the board are solved by the checker.
+pub const MAX_SMALL_SEEDS: u8 = 12;
+/// The most bytes one half's entries may decode to (28 M entries of 9 × 9 boards): what a file
+/// can make the checker allocate, however small its compressed frame.
+pub const MAX_ENTRY_BYTES: u64 = 1 << 29;
+
+/// Why a file is not a well-formed certificate: what was expected and what was found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FormatError(pub String);
+
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for FormatError {}
+
+/// A certificate as its file states it, not yet checked.
+#[derive(Clone, Debug)]
+pub struct Certificate {
+    /// The position `P` whose value is bounded.
+    pub root: Position,
+    /// The claimed lower bound of the value (the mover's final store difference).
+    pub lower: i32,
+    /// The claimed upper bound.
+    pub upper: i32,
+    /// `L`: positions with at most this many seeds on the board have no entries.
+    pub small_seeds: u8,
+    /// The strategy of the player to move at the root.
+    pub lower_half: Strategy,
+    /// The strategy of the other player.
+    pub upper_half: Strategy,
+}
+
+/// A section before its frame is decoded.
+struct Section<'a> {
+    name: &'static str,
+    entries: u64,
+    checksum: u64,
+    frame: &'a [u8],
+    frame_at: usize,
+}
+
+/// Reads the file front to back, each read saying what it wanted.
+struct Cursor<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn take(&mut self, len: u64, what: &str) -> Result<&'a [u8], FormatError> {
+        let left = self.bytes.len() - self.at;
+        match usize::try_from(len) {
+            Ok(len) if len <= left => {
+                self.at += len;
+                Ok(&self.bytes[self.at - len..self.at])
+            }
+            _ => Err(FormatError(format!(
+                "truncated or damaged: {what} at byte {} needs {len} bytes, but the file ends {left} bytes later",
+                self.at
+            ))),
+        }
+    }
+
+    fn array<const N: usize>(&mut self, what: &str) -> Result<[u8; N], FormatError> {
+        let mut array = [0; N];
+        array.copy_from_slice(self.take(N as u64, what)?);
+        Ok(array)
+    }
+
+    fn u8(&mut self, what: &str) -> Result<u8, FormatError> {
+        Ok(self.array::<1>(what)?[0])
+    }
+
+    fn u64(&mut self, what: &str) -> Result<u64, FormatError> {
+        Ok(u64::from_le_bytes(self.array(what)?))
+    }
+
+    fn section(&mut self, name: &'static str) -> Result<Section<'a>, FormatError> {
+        let entries = self.u64(&format!("{name}'s entry count"))?;
+        let compressed = self.u64(&format!("{name}'s compressed length"))?;
+        let checksum = self.u64(&format!("{name}'s entries checksum"))?;
+        let frame_at = self.at;
+        let frame = self.take(compressed, &format!("{name}'s zstd frame"))?;
+        Ok(Section { name, entries, checksum, frame, frame_at })
+    }
+}
+
+impl Certificate {
+    /// Reads a certificate file.
+    ///
+    /// # Errors
+    ///
+    /// [`FormatError`] for anything `tables/CERTIFICATES.md` says a reader refuses, saying
+    /// what was expected and what was found, and at which byte.
+    pub fn read(bytes: &[u8]) -> Result<Certificate, FormatError> {
+        if !bytes.starts_with(&MAGIC) {
+            let found = bytes.iter().take(MAGIC.len()).map(|byte| format!("{byte:02X}")).collect::<Vec<_>>();
+            return Err(FormatError(format!(
+                "not a certificate: the file starts with [{}], expected the magic [44 4B 4E 43 45 52 54 00] (\"DKNCERT\\0\")",
+                found.join(" ")
+            )));
+        }
+        let mut cursor = Cursor { bytes, at: MAGIC.len() };
+        let version = u32::from_le_bytes(cursor.array("the format version")?);
+        if version != VERSION {
+            return Err(FormatError(format!("format version {version}, expected {VERSION}")));
+        }
+        let name_length = cursor.u8("the rules name length")?;
+        if !(1..=32).contains(&name_length) {
+            return Err(FormatError(format!("rules name length {name_length} at byte 12, expected 1 to 32")));
+        }
+        let name = cursor.take(name_length.into(), "the rules name")?;
+        let holes_per_row = cursor.u8("the holes per row")?;
+        if !(1..=MAX_HOLES_PER_ROW).contains(&usize::from(holes_per_row)) {
+            let at = cursor.at - 1;
+            return Err(FormatError(format!("{holes_per_row} holes per row at byte {at}, expected 1 to {MAX_HOLES_PER_ROW}")));
+        }
+        let holes_at = cursor.at;
+        let holes = cursor.take(2 * u64::from(holes_per_row), "the root holes")?;
+        let [store1, store0, player] = cursor.array("the root stores and player")?;
+        let lower = i32::from_le_bytes(cursor.array("the claimed lower bound")?);
+        let upper = i32::from_le_bytes(cursor.array("the claimed upper bound")?);
+        let small_seeds = cursor.u8("L")?;
+        let sections = [cursor.section("the lower half")?, cursor.section("the upper half")?];
+        let checked_length = cursor.at;
+        let checksum = cursor.u64("the file checksum")?;
+        if cursor.at != bytes.len() {
+            return Err(FormatError(format!(
+                "the file has {} bytes, but its checksum ends at byte {}: expected nothing after it",
+                bytes.len(),
+                cursor.at
+            )));
+        }
+        let computed = xxh3_64(&bytes[..checked_length]);
+        if checksum != computed {
+            return Err(FormatError(format!(
+                "file checksum {checksum:016x} at byte {checked_length}, expected {computed:016x} (XXH3-64 of the bytes before it): the file is damaged"
+            )));
+        }
+
+        let rules = std::str::from_utf8(name).ok().and_then(Rules::from_name).ok_or_else(|| {
+            FormatError(format!("unknown rules \"{}\" at byte 13, expected dakon, kalah or kalah-empty-capture", name.escape_ascii()))
+        })?;
+        let root = Position::new(rules, holes, [store0, store1], player.into())
+            .map_err(|error| FormatError(format!("the root position at byte {holes_at} has {error}")))?;
+        if lower > upper {
+            return Err(FormatError(format!("claimed lower bound {lower} above the upper bound {upper}, expected lower <= upper")));
+        }
+        if small_seeds > MAX_SMALL_SEEDS {
+            return Err(FormatError(format!("L = {small_seeds}, expected at most {MAX_SMALL_SEEDS}")));
+        }
+        let [lower_half, upper_half] = sections.map(|section| section.decode(holes.len(), small_seeds));
+        Ok(Certificate { root, lower, upper, small_seeds, lower_half: lower_half?, upper_half: upper_half? })
+    }
+}
+
+impl Section<'_> {
+    /// Decodes the frame (never past `MAX_ENTRY_BYTES`) and checks the entries.
+    fn decode(&self, board_length: usize, small_seeds: u8) -> Result<Strategy, FormatError> {
+        let (name, entries) = (self.name, self.entries);
+        let width = board_length as u64 + 1;
+        let expected = entries.checked_mul(width).filter(|&length| length <= MAX_ENTRY_BYTES).ok_or_else(|| {
+            FormatError(format!("{name} has {entries} entries of {width} bytes, more than the checker accepts ({MAX_ENTRY_BYTES} bytes)"))
+        })?;
+        let frame_error =
+            |error: std::io::Error| FormatError(format!("{name}'s zstd frame at byte {} does not decode: {error}", self.frame_at));
+        let mut decoder = zstd::stream::read::Decoder::with_buffer(self.frame).map_err(frame_error)?.single_frame();
+        let mut decoded = Vec::new();
+        (&mut decoder).take(expected + 1).read_to_end(&mut decoded).map_err(frame_error)?;
+        if decoded.len() as u64 != expected {
+            let at_least = if decoded.len() as u64 > expected { "at least " } else { "" };
+            return Err(FormatError(format!(
+                "{name}'s zstd frame at byte {} decodes to {at_least}{} bytes, expected {expected} ({entries} entries of {width} bytes)",
+                self.frame_at,
+                decoded.len()
+            )));
+        }
+        let after_frame = decoder.finish().len();
+        if after_frame > 0 {
+            return Err(FormatError(format!(
+                "{name}'s compressed length has {after_frame} bytes after its zstd frame (at byte {}), expected one frame",
+                self.frame_at
+            )));
+        }
+        let computed = xxh3_64(&decoded);
+        if computed != self.checksum {
+            return Err(FormatError(format!("{name}'s entries checksum {:016x}, expected {computed:016x}", self.checksum)));
+        }
+        Strategy::new(decoded, board_length, small_seeds).map_err(|error| FormatError(format!("{name}: {error}")))
+    }
+}

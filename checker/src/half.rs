@@ -1,0 +1,148 @@
+//! Checking one half: does its owner's strategy guarantee what the claim needs?
+//!
+//! Rules 1-5 of "The meaning of a half" in `tables/CERTIFICATES.md`, driven by need: from the
+//! root with the claim as the need, a position passes on the need to the position after the
+//! strategy's move (owner to move) or after every legal move (the other player to move).
+//! Every position must meet its need, so the first one that does not ends the check.
+
+use std::collections::HashMap;
+
+use crate::minimax::Minimax;
+use crate::rules::{difference, Board, Position};
+use crate::strategy::Strategy;
+
+/// What the check of one half found.
+#[derive(Clone, Debug)]
+pub struct HalfReport {
+    /// The player whose strategy this half is.
+    pub owner: usize,
+    /// What the owner must at least finish with (its final store difference): the claimed
+    /// lower bound for the lower half, minus the claimed upper bound for the upper half.
+    pub needed: i64,
+    /// The strategy's entries.
+    pub entries: usize,
+    /// Positions taken from the work list (each at most once per need it is met with).
+    pub visited: u64,
+    /// The first position where the guarantee falls short, if the half does not hold.
+    pub failure: Option<Failure>,
+}
+
+impl HalfReport {
+    /// Whether the strategy guarantees what the claim needs.
+    pub fn holds(&self) -> bool {
+        self.failure.is_none()
+    }
+}
+
+/// A position where the strategy does not guarantee what is needed there.
+#[derive(Clone, Debug)]
+pub struct Failure {
+    /// The position, as reached (stores included).
+    pub position: Position,
+    /// The holes lifted from the root to reach it, one per move.
+    pub line: Vec<usize>,
+    /// The player whose strategy falls short.
+    pub owner: usize,
+    /// What the owner needs there (final store difference, owner minus the other).
+    pub needed: i64,
+    /// Why the need is not met.
+    pub shortfall: Shortfall,
+}
+
+/// Why a position does not meet its need.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Shortfall {
+    /// The game is over there, with this final store difference for the owner (rule 1).
+    GameOver(i64),
+    /// The position has at most `L` seeds on the board, and perfect play from it gives the
+    /// owner this (rule 2).
+    SmallPosition(i64),
+    /// The owner is to move and the strategy has no entry for this board, so only this is sure:
+    /// the stores' difference minus every seed on the board (rule 5).
+    NoEntry(i64),
+    /// The strategy's entry for this board lifts this hole, which is not a legal move (rule 4).
+    IllegalMove(u8),
+}
+
+/// A position still to check, with what the owner needs there.
+struct Visit {
+    position: Position,
+    needed: i64,
+    /// Where its line ends in the check's `steps`.
+    step: usize,
+}
+
+/// Checks that `strategy` guarantees `owner` at least `needed` from `root`, with positions of
+/// at most `small_seeds` seeds on the board solved by `minimax`.
+///
+/// The work list is an explicit stack, since a game can be far deeper than a thread's stack
+/// allows recursion.
+pub(crate) fn check_half(
+    root: &Position,
+    owner: usize,
+    needed: i64,
+    strategy: &Strategy,
+    small_seeds: u32,
+    minimax: &mut Minimax,
+) -> HalfReport {
+    let mut report = HalfReport { owner, needed, entries: strategy.len(), visited: 0, failure: None };
+    // Each step is a move (previous step, hole); step 0 is the root.
+    let mut steps: Vec<(usize, usize)> = vec![(0, 0)];
+    // The highest need met (or being checked) on a board, above the stores' difference: a
+    // position whose need is met implies every lower need. Recorded before the position's
+    // successors are checked, which is sound because any failure ends the whole check.
+    let mut met: HashMap<(Board, usize), i64> = HashMap::new();
+    let mut stack = vec![Visit { position: *root, needed, step: 0 }];
+    while let Some(Visit { position, needed, step }) = stack.pop() {
+        report.visited += 1;
+        let above_stores = needed - position.store_difference(owner);
+        // Stores never shrink: even losing every seed left meets this need.
+        if above_stores <= -i64::from(position.seeds_on_board()) {
+            continue;
+        }
+        if met.get(&position.key()).is_some_and(|&highest| highest >= above_stores) {
+            continue;
+        }
+        met.insert(position.key(), above_stores);
+        let mut follow = |hole: usize, next: Position| {
+            steps.push((step, hole));
+            stack.push(Visit { position: next, needed, step: steps.len() - 1 });
+        };
+        let shortfall = if let Some(stores) = position.final_stores() {
+            Some(Shortfall::GameOver(difference(stores, owner))).filter(|_| difference(stores, owner) < needed)
+        } else if position.seeds_on_board() <= small_seeds {
+            let value = minimax.value_for(&position, owner);
+            Some(Shortfall::SmallPosition(value)).filter(|_| value < needed)
+        } else if position.player() != owner {
+            position.successors().into_iter().for_each(|(hole, next)| follow(hole, next));
+            None
+        } else {
+            match strategy.move_for(position.holes()) {
+                None => Some(Shortfall::NoEntry(position.store_difference(owner) - i64::from(position.seeds_on_board()))),
+                Some(hole) => match position.play(hole.into()) {
+                    None => Some(Shortfall::IllegalMove(hole)),
+                    Some(next) => {
+                        follow(hole.into(), next);
+                        None
+                    }
+                },
+            }
+        };
+        if let Some(shortfall) = shortfall {
+            report.failure = Some(Failure { position, line: line(&steps, step), owner, needed, shortfall });
+            break;
+        }
+    }
+    report
+}
+
+/// The holes lifted from the root to `step`.
+fn line(steps: &[(usize, usize)], mut step: usize) -> Vec<usize> {
+    let mut holes = Vec::new();
+    while step != 0 {
+        holes.push(steps[step].1);
+        step = steps[step].0;
+    }
+    holes.reverse();
+    holes
+}

@@ -1,0 +1,68 @@
+//! `dakon-check`: the independent checker of `dakon` proof certificates.
+//!
+//! A certificate (format: `tables/CERTIFICATES.md`, the whole contract) claims bounds
+//! `lower <= value <= upper` on the value of one position and proves them with two strategies,
+//! one for each player. This crate checks such a file without trusting the solver that wrote
+//! it: it shares no code with `dakon-solver` and depends only on zstd, xxhash and serde_json.
+//! It has
+//!
+//! - its own plain [`rules`], written from the text one seed at a time;
+//! - its own reader of the format ([`Certificate::read`]), which refuses anything malformed
+//!   with a [`FormatError`] (and never panics, whatever the bytes);
+//! - the check of each half ([`check`]): follow the owner's strategy, try every reply of the
+//!   other player, score finished games, solve positions with at most `L` seeds by minimax,
+//!   and require the claimed result everywhere.
+//!
+//! ```
+//! let report = dakon_check::check(b"not a certificate");
+//! assert!(report.unwrap_err().to_string().starts_with("not a certificate"));
+//! ```
+//!
+//! The command line is [`run`]: the binary `dakon-check` and `dakon check` both call it.
+
+mod cli;
+mod format;
+mod half;
+mod minimax;
+mod report;
+pub mod rules;
+mod strategy;
+
+use std::time::Instant;
+
+pub use cli::run;
+pub use format::{Certificate, FormatError, MAGIC, MAX_ENTRY_BYTES, MAX_SMALL_SEEDS, VERSION};
+pub use half::{Failure, HalfReport, Shortfall};
+pub use report::Report;
+pub use strategy::Strategy;
+
+use half::check_half;
+use minimax::Minimax;
+
+/// Reads one certificate and checks both halves.
+///
+/// # Errors
+///
+/// [`FormatError`] when the bytes are not a well-formed certificate (exit status 2); a
+/// well-formed one that does not prove its claim is an `Ok` [`Report`] whose
+/// [`Report::holds`] is false (exit status 1).
+pub fn check(bytes: &[u8]) -> Result<Report, FormatError> {
+    let started = Instant::now();
+    let certificate = Certificate::read(bytes)?;
+    let root = certificate.root;
+    let small_seeds = u32::from(certificate.small_seeds);
+    let mut minimax = Minimax::default();
+    let mover = root.player();
+    let lower = check_half(&root, mover, certificate.lower.into(), &certificate.lower_half, small_seeds, &mut minimax);
+    let upper = check_half(&root, 1 - mover, -i64::from(certificate.upper), &certificate.upper_half, small_seeds, &mut minimax);
+    Ok(Report {
+        root,
+        claimed_lower: certificate.lower,
+        claimed_upper: certificate.upper,
+        small_seeds: certificate.small_seeds,
+        visited: lower.visited + upper.visited + minimax.solved(),
+        lower,
+        upper,
+        elapsed: started.elapsed(),
+    })
+}

@@ -1,0 +1,346 @@
+//! The rules, written plainly from `tables/CERTIFICATES.md`, one seed at a time.
+//!
+//! This is the checker's own implementation, sharing nothing with the solver's engine: the
+//! writer's tests compare the two on random positions through this API, so it is kept stable.
+//!
+//! Holes are numbered as in the notation: player 1's row `0..n-1` on top (left to right),
+//! player 0's row `n..2n-1` below (left to right), hole `i` facing hole `i + n`. Stores are
+//! indexed by player: `stores[0]` is S0 (player 0's, at the right), `stores[1]` is S1. Seeds
+//! travel counter-clockwise: `n, ..., 2n-1`, S0, `n-1, ..., 0`, S1, `n, ...`, each player
+//! skipping the other's store.
+//!
+//! ```
+//! use dakon_check::rules::{Position, Rules};
+//!
+//! let start = Position::new(Rules::Dakon, &[7; 14], [0, 0], 0).unwrap();
+//! let after = start.play(7).unwrap(); // seven seeds from hole 7 end in S0: an extra move
+//! assert_eq!(after.to_string(), "7,7,7,7,7,7,7/0,8,8,8,8,8,8 0/1 0");
+//! assert_eq!(after.legal_moves(), vec![8, 9, 10, 11, 12, 13]);
+//! assert_eq!(start.play(0), None); // hole 0 is player 1's
+//! ```
+
+use std::fmt;
+
+/// The most holes per row a position may have.
+pub const MAX_HOLES_PER_ROW: usize = 9;
+/// The most seeds a position may hold, holes and stores together.
+pub const MAX_SEEDS: u32 = 255;
+
+/// A rule set, by its name in certificates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rules {
+    /// `dakon`: relay sowing, *nembak* and *mikul* captures.
+    Dakon,
+    /// `kalah`: one lap, capture from an empty own hole when the facing hole holds seeds.
+    Kalah,
+    /// `kalah-empty-capture`: `kalah`, but landing in an empty own hole always captures.
+    KalahEmptyCapture,
+}
+
+impl Rules {
+    /// Every rule set the checker knows.
+    pub const ALL: [Rules; 3] = [Rules::Dakon, Rules::Kalah, Rules::KalahEmptyCapture];
+
+    /// The rule set called `name` in certificates, if the checker knows it.
+    pub fn from_name(name: &str) -> Option<Rules> {
+        Rules::ALL.into_iter().find(|rules| rules.name() == name)
+    }
+
+    /// The name used in certificates: `dakon`, `kalah` or `kalah-empty-capture`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rules::Dakon => "dakon",
+            Rules::Kalah => "kalah",
+            Rules::KalahEmptyCapture => "kalah-empty-capture",
+        }
+    }
+}
+
+/// Why [`Position::new`] refused its arguments.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InvalidPosition(pub String);
+
+impl fmt::Display for InvalidPosition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for InvalidPosition {}
+
+/// The holes of a board, padded with zeros to the largest board.
+pub(crate) type Board = [u8; 2 * MAX_HOLES_PER_ROW];
+
+/// `player`'s store minus the other player's, for `stores` = `[S0, S1]`.
+pub(crate) fn difference(stores: [u8; 2], player: usize) -> i64 {
+    i64::from(stores[player]) - i64::from(stores[1 - player])
+}
+
+/// Where a seed can be: a hole (by its number) or a player's store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pit {
+    Hole(usize),
+    Store(usize),
+}
+
+/// A position: the seeds in every hole and store, and the player to move.
+///
+/// Once the game is over (see [`Position::is_over`]) the player field keeps whoever would have
+/// moved next, as in the notation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    rules: Rules,
+    holes_per_row: usize,
+    board: Board,
+    stores: [u8; 2],
+    player: usize,
+}
+
+impl Position {
+    /// The position with these `holes` (`0..2n-1`, so `2n` values), `stores` (`[S0, S1]`) and
+    /// `player` (0 or 1) to move.
+    ///
+    /// # Errors
+    ///
+    /// [`InvalidPosition`] when the holes are not two rows of 1 to 9, the player is not 0 or
+    /// 1, or the position holds more than 255 seeds.
+    pub fn new(rules: Rules, holes: &[u8], stores: [u8; 2], player: usize) -> Result<Position, InvalidPosition> {
+        let holes_per_row = holes.len() / 2;
+        if holes.len() % 2 != 0 || !(1..=MAX_HOLES_PER_ROW).contains(&holes_per_row) {
+            return Err(InvalidPosition(format!("{} holes, expected two rows of 1 to {MAX_HOLES_PER_ROW}", holes.len())));
+        }
+        if player > 1 {
+            return Err(InvalidPosition(format!("player {player} to move, expected 0 or 1")));
+        }
+        let seeds: u32 = holes.iter().chain(&stores).map(|&seeds| u32::from(seeds)).sum();
+        if seeds > MAX_SEEDS {
+            return Err(InvalidPosition(format!("{seeds} seeds, expected at most {MAX_SEEDS}")));
+        }
+        let mut board = [0; 2 * MAX_HOLES_PER_ROW];
+        board[..holes.len()].copy_from_slice(holes);
+        Ok(Position { rules, holes_per_row, board, stores, player })
+    }
+
+    /// The rule set this position is played by.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// `n`, the number of holes per row.
+    pub fn holes_per_row(&self) -> usize {
+        self.holes_per_row
+    }
+
+    /// The seeds in holes `0..2n-1`.
+    pub fn holes(&self) -> &[u8] {
+        &self.board[..2 * self.holes_per_row]
+    }
+
+    /// The stores, `[S0, S1]`.
+    pub fn stores(&self) -> [u8; 2] {
+        self.stores
+    }
+
+    /// The player to move (or who would move, once the game is over).
+    pub fn player(&self) -> usize {
+        self.player
+    }
+
+    /// The seeds in the holes.
+    pub fn seeds_on_board(&self) -> u32 {
+        self.holes().iter().map(|&seeds| u32::from(seeds)).sum()
+    }
+
+    /// Whether the game is over: in `dakon` when the player to move has no seed on their side,
+    /// in the `kalah` rule sets when either side has none.
+    pub fn is_over(&self) -> bool {
+        let empty = |player| self.side(player).all(|hole| self.board[hole] == 0);
+        match self.rules {
+            Rules::Dakon => empty(self.player),
+            Rules::Kalah | Rules::KalahEmptyCapture => empty(0) || empty(1),
+        }
+    }
+
+    /// The final stores `[S0, S1]` once the game is over (`None` before): the seeds left on
+    /// the board given out as the rules say.
+    pub fn final_stores(&self) -> Option<[u8; 2]> {
+        self.is_over().then(|| self.settled().stores)
+    }
+
+    /// The holes the player to move may lift: their own non-empty holes, none once the game
+    /// is over.
+    pub fn legal_moves(&self) -> Vec<usize> {
+        if self.is_over() {
+            return Vec::new();
+        }
+        self.side(self.player).filter(|&hole| self.board[hole] > 0).collect()
+    }
+
+    /// The position after the player to move lifts `hole`, with the seeds left on the board
+    /// given out if that ends the game; `None` if the move is illegal (not a non-empty hole of
+    /// the player to move, or the game is over).
+    pub fn play(&self, hole: usize) -> Option<Position> {
+        self.legal_moves().contains(&hole).then(|| self.after(hole))
+    }
+
+    /// Every legal move with the position after it, in the order of [`Position::legal_moves`].
+    pub fn successors(&self) -> Vec<(usize, Position)> {
+        self.legal_moves().into_iter().map(|hole| (hole, self.after(hole))).collect()
+    }
+
+    /// The position after lifting `hole`, which must be a legal move.
+    fn after(&self, hole: usize) -> Position {
+        let mut next = *self;
+        let mover = self.player;
+        let extra_move = match self.rules {
+            Rules::Dakon => next.dakon_turn(hole),
+            Rules::Kalah => next.kalah_turn(hole, false),
+            Rules::KalahEmptyCapture => next.kalah_turn(hole, true),
+        };
+        next.player = if extra_move { mover } else { 1 - mover };
+        if next.is_over() {
+            next.settled()
+        } else {
+            next
+        }
+    }
+
+    /// `player`'s store minus the other player's.
+    pub(crate) fn store_difference(&self, player: usize) -> i64 {
+        difference(self.stores, player)
+    }
+
+    /// The board and player to move, which decide the rest of the game (stores do not).
+    pub(crate) fn key(&self) -> (Board, usize) {
+        (self.board, self.player)
+    }
+
+    /// Plays a `dakon` turn from `hole`; returns whether the mover moves again.
+    fn dakon_turn(&mut self, hole: usize) -> bool {
+        let mover = self.player;
+        let mut last = self.sow(hole);
+        loop {
+            match last {
+                Pit::Store(_) => return true,
+                // It held seeds before this one: relay. Each lap stores a seed or moves seeds
+                // closer to the mover's store, so this ends.
+                Pit::Hole(landed) if self.board[landed] > 1 => last = self.sow(landed),
+                Pit::Hole(landed) if self.owner(landed) == mover => {
+                    let facing = self.facing(landed);
+                    self.stores[mover] += std::mem::take(&mut self.board[facing]);
+                    return false;
+                }
+                Pit::Hole(landed) => {
+                    let neighbours = self.row_neighbours(landed);
+                    if let Some((left, right)) = neighbours {
+                        if self.board[left] == self.board[right] && self.board[left] > 0 {
+                            let taken = self.board[left] + self.board[right] + 1;
+                            (self.board[left], self.board[right], self.board[landed]) = (0, 0, 0);
+                            self.stores[mover] += taken;
+                        }
+                    }
+                    return false;
+                }
+            }
+        }
+    }
+
+    /// Plays a `kalah` turn from `hole`; returns whether the mover moves again.
+    fn kalah_turn(&mut self, hole: usize, empty_capture: bool) -> bool {
+        let mover = self.player;
+        match self.sow(hole) {
+            Pit::Store(_) => return true,
+            // It now holds one: it was empty.
+            Pit::Hole(landed) if self.owner(landed) == mover && self.board[landed] == 1 => {
+                let facing = self.facing(landed);
+                if self.board[facing] > 0 || empty_capture {
+                    self.stores[mover] += std::mem::take(&mut self.board[facing]) + 1;
+                    self.board[landed] = 0;
+                }
+            }
+            Pit::Hole(_) => {}
+        }
+        false
+    }
+
+    /// Lifts every seed of `hole` and drops them one at a time into the following pits,
+    /// skipping the other player's store; returns where the last one fell.
+    fn sow(&mut self, hole: usize) -> Pit {
+        let mut seeds = std::mem::take(&mut self.board[hole]);
+        let mut pit = Pit::Hole(hole);
+        while seeds > 0 {
+            pit = self.next_pit(pit);
+            match pit {
+                Pit::Store(owner) if owner != self.player => continue,
+                Pit::Store(owner) => self.stores[owner] += 1,
+                Pit::Hole(into) => self.board[into] += 1,
+            }
+            seeds -= 1;
+        }
+        pit
+    }
+
+    /// The pit after `pit`, counter-clockwise.
+    fn next_pit(&self, pit: Pit) -> Pit {
+        let n = self.holes_per_row;
+        match pit {
+            Pit::Hole(hole) if hole == 2 * n - 1 => Pit::Store(0),
+            Pit::Hole(hole) if hole >= n => Pit::Hole(hole + 1),
+            Pit::Hole(0) => Pit::Store(1),
+            Pit::Hole(hole) => Pit::Hole(hole - 1),
+            Pit::Store(0) => Pit::Hole(n - 1),
+            Pit::Store(_) => Pit::Hole(n),
+        }
+    }
+
+    /// The position with every seed left on a side added to that side's owner's store: the end
+    /// of the game in every rule set (in `dakon` the mover's side is empty by then, so this is
+    /// "the other player takes every seed left").
+    fn settled(&self) -> Position {
+        let mut settled = *self;
+        for player in 0..2 {
+            for hole in self.side(player) {
+                settled.stores[player] += std::mem::take(&mut settled.board[hole]);
+            }
+        }
+        settled
+    }
+
+    /// `player`'s holes: player 1 owns `0..n`, player 0 owns `n..2n`.
+    fn side(&self, player: usize) -> std::ops::Range<usize> {
+        let n = self.holes_per_row;
+        if player == 1 {
+            0..n
+        } else {
+            n..2 * n
+        }
+    }
+
+    fn owner(&self, hole: usize) -> usize {
+        usize::from(hole < self.holes_per_row)
+    }
+
+    fn facing(&self, hole: usize) -> usize {
+        let n = self.holes_per_row;
+        if hole < n {
+            hole + n
+        } else {
+            hole - n
+        }
+    }
+
+    /// The holes left and right of `hole` in its own row, if both exist.
+    fn row_neighbours(&self, hole: usize) -> Option<(usize, usize)> {
+        let column = hole % self.holes_per_row;
+        (column > 0 && column < self.holes_per_row - 1).then(|| (hole - 1, hole + 1))
+    }
+}
+
+/// The notation: `<holes 0..n-1>/<holes n..2n-1> <S1>/<S0> <player to move>`.
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let row = |holes: &[u8]| holes.iter().map(u8::to_string).collect::<Vec<_>>().join(",");
+        let (top, bottom) = self.holes().split_at(self.holes_per_row);
+        write!(f, "{}/{} {}/{} {}", row(top), row(bottom), self.stores[1], self.stores[0], self.player)
+    }
+}
