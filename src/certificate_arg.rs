@@ -23,6 +23,42 @@ pub struct CertificateOptions {
     #[arg(long = "certificate-small-seeds", value_name = "L", default_value_t = DEFAULT_SMALL_SEEDS,
           value_parser = clap::value_parser!(u8).range(0..=MAX_SMALL_SEEDS as i64))]
     pub small_seeds: u8,
+    /// Do not check the certificate with the independent checker after writing it (by default
+    /// it is read back from the file and checked).
+    #[arg(long)]
+    pub no_check: bool,
+}
+
+/// What the independent checker said about a certificate read back from its file.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    /// Whether the file proves its claim.
+    pub holds: bool,
+    /// Positions the checker visited.
+    pub visited: u64,
+    pub seconds: f64,
+    /// Why it does not hold (the first failure, or what is malformed).
+    pub problem: Option<String>,
+}
+
+impl Checked {
+    /// Checks the certificate in `path` with the independent checker.
+    ///
+    /// # Errors
+    /// [`CliError::Failure`] if the file cannot be read back.
+    fn file(path: &Path) -> Result<Checked, CliError> {
+        let started = Instant::now();
+        let bytes =
+            std::fs::read(path).map_err(|e| CliError::Failure(format!("cannot read back the certificate {}: {e}", path.display())))?;
+        let checked = match dakon_check::check(&bytes) {
+            Ok(report) => {
+                let failure = report.lower.failure.as_ref().or(report.upper.failure.as_ref());
+                Checked { holds: report.holds(), visited: report.visited, seconds: 0.0, problem: failure.map(ToString::to_string) }
+            }
+            Err(error) => Checked { holds: false, visited: 0, seconds: 0.0, problem: Some(format!("malformed: {error}")) },
+        };
+        Ok(Checked { seconds: started.elapsed().as_secs_f64(), ..checked })
+    }
 }
 
 /// A certificate written to disk.
@@ -37,12 +73,14 @@ pub struct Written {
     pub upper_entries: usize,
     /// Extraction and writing.
     pub seconds: f64,
+    /// The independent checker's verdict (`None` with `--no-check`).
+    pub check: Option<Checked>,
 }
 
 impl Written {
-    /// One line for the text output.
+    /// Lines for the text output.
     pub fn describe(&self) -> String {
-        format!(
+        let written = format!(
             "certificate: {} ({} bytes): lower bound {:+} with {} entries, upper bound {:+} with {} entries, L = {}, written in {:.3} s",
             self.path.display(),
             self.bytes,
@@ -52,7 +90,28 @@ impl Written {
             self.upper_entries,
             self.small_seeds,
             self.seconds
-        )
+        );
+        let checked = match &self.check {
+            None => "not checked (--no-check): run `dakon check FILE`".to_string(),
+            Some(c) if c.holds => format!("holds ({} positions visited in {:.3} s)", c.visited, c.seconds),
+            Some(c) => format!("REFUSED: {}", c.problem.as_deref().unwrap_or("")),
+        };
+        format!("{written}\nchecked by the independent checker: {checked}")
+    }
+
+    /// `Ok` unless the checker refused the certificate.
+    ///
+    /// # Errors
+    /// [`CliError::Failure`] naming the file and the checker's reason.
+    pub fn accepted(&self) -> Result<(), CliError> {
+        match &self.check {
+            Some(c) if !c.holds => Err(CliError::Failure(format!(
+                "the independent checker refused the certificate {}: {} (a bug in the certificate writer; the file is kept)",
+                self.path.display(),
+                c.problem.as_deref().unwrap_or("")
+            ))),
+            _ => Ok(()),
+        }
     }
 
     /// The JSON object of the certificate.
@@ -66,6 +125,10 @@ impl Written {
             "lower_entries": self.lower_entries,
             "upper_entries": self.upper_entries,
             "seconds": self.seconds,
+            "checked": self.check.as_ref().map(|c| c.holds),
+            "check": self.check.as_ref().map(|c| serde_json::json!({
+                "holds": c.holds, "visited": c.visited, "seconds": c.seconds, "problem": c.problem,
+            })),
         })
     }
 }
@@ -94,11 +157,13 @@ pub fn check_destination(path: &Path) -> Result<(), CliError> {
 }
 
 /// Extracts the certificate of `claim` about `root` with `solver` (whose table holds the
-/// proof just found) and writes it to `path` atomically. Ctrl-C stops it, writing nothing.
+/// proof just found), writes it to `path` atomically and, unless `--no-check`, reads it back
+/// and checks it with the independent checker. Ctrl-C stops the extraction, writing nothing.
 ///
 /// # Errors
 /// [`CliError::Failure`] if Ctrl-C stopped the extraction, the solver could not back the claim
-/// (a bug) or the file cannot be written.
+/// (a bug) or the file cannot be written or read back. A file the checker refuses is not an
+/// error here: see [`Written::accepted`].
 pub fn write_certificate<R>(
     solver: &Solver<R>,
     root: &Position,
@@ -119,6 +184,14 @@ where
     let certificate = extraction.certificate;
     let bytes = certificate.write(path).map_err(|e| CliError::Failure(format!("cannot write the certificate: {e}")))?;
     drop(spinner);
+    let seconds = started.elapsed().as_secs_f64();
+    let check = if options.no_check {
+        None
+    } else {
+        let _spinner =
+            Spinner::with_ctrl_c(&format!("checking the certificate {}", path.display()), "twice ends the program, keeping the file");
+        Some(Checked::file(path)?)
+    };
     Ok(Written {
         path: path.to_path_buf(),
         bytes,
@@ -126,6 +199,7 @@ where
         small_seeds: options.small_seeds,
         lower_entries: certificate.lower_half.len(),
         upper_entries: certificate.upper_half.len(),
-        seconds: started.elapsed().as_secs_f64(),
+        seconds,
+        check,
     })
 }

@@ -2,6 +2,7 @@
 
 pub mod batch;
 pub mod best;
+pub mod check;
 pub mod perft;
 pub mod play;
 pub mod show;

@@ -24,7 +24,8 @@ use crate::tables_arg::ProbeArgs;
 /// value, the bounds, or the --at-least answer): a file in which the independent checker
 /// (`dakon check FILE`, which shares no code with the solver) can confirm the result without
 /// trusting this program. Writing it re-proves each move of the two strategies with the
-/// solver's table; Ctrl-C stops it, writing nothing.
+/// solver's table; Ctrl-C stops it, writing nothing. The file is then read back and checked
+/// by that checker (--no-check skips this); a refusal exits with status 1.
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
   dakon solve start --holes 6                   the 6 x 6 opening, exactly
@@ -100,7 +101,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 println!("{}", written.describe());
             }
         }
-        return certificate.transpose().map(drop);
+        return certificate.transpose()?.map_or(Ok(()), |w| w.accepted());
     }
     let spinner = Spinner::start("solving");
     let solution = solver.solve(&position, &limits);
@@ -117,7 +118,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             println!("{}", written.describe());
         }
     }
-    certificate.transpose().map(drop)
+    certificate.transpose()?.map_or(Ok(()), |w| w.accepted())
 }
 
 /// The certificate of `claim`, when --certificate asks for one.

@@ -150,9 +150,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if let Some(path) = &args.out {
         write_report(path, &args, &rows, config.threads, finished)?;
     }
-    let failed: Vec<String> = rows.iter().filter_map(|r| r.certificate.as_ref()?.as_ref().err().cloned()).collect();
-    if !failed.is_empty() {
-        Err(CliError::Failure(format!("{} certificate(s) not written: {}", failed.len(), failed.join("; "))))
+    let problems: Vec<String> = rows.iter().filter_map(certificate::problem).collect();
+    if !problems.is_empty() {
+        Err(CliError::Failure(format!("{} certificate(s) not written or refused: {}", problems.len(), problems.join("; "))))
     } else if finished {
         Ok(())
     } else {

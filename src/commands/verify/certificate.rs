@@ -33,3 +33,26 @@ pub fn certify(solver: &Solver<Dakon>, row: &Row, dir: &Path, options: &Certific
     let path = dir.join(file_name(solver.rules(), row.board));
     write_certificate(solver, &start, claim, options, &path).map_err(|e| e.to_string())
 }
+
+/// What went wrong with a row's certificate, if anything: not written, or refused by the
+/// checker.
+pub fn problem(row: &Row) -> Option<String> {
+    match row.certificate.as_ref()? {
+        Ok(written) => written.accepted().err().map(|e| e.to_string()),
+        Err(error) => Some(error.clone()),
+    }
+}
+
+/// The certificate column: checked (or only written, with `--no-check`) and its size, refused,
+/// failed, or `-` without `--certificates`.
+pub fn cell(row: &Row) -> String {
+    match &row.certificate {
+        None => "-".to_string(),
+        Some(Ok(written)) => match &written.check {
+            None => format!("written, {} B", written.bytes),
+            Some(check) if check.holds => format!("checked, {} B", written.bytes),
+            Some(_) => "REFUSED".to_string(),
+        },
+        Some(Err(_)) => "FAILED".to_string(),
+    }
+}

@@ -35,19 +35,9 @@ fn cells(row: &Row) -> [String; 12] {
         row.opening.as_ref().map_or("-".to_string(), |t| t.stored.to_string()),
         row.nodes.to_string(),
         format!("{:.2}", row.seconds),
-        certificate(row),
+        super::certificate::cell(row),
         opening(row),
     ]
-}
-
-/// What became of the board's certificate: its size, or that it failed (`-` without
-/// `--certificates`).
-fn certificate(row: &Row) -> String {
-    match &row.certificate {
-        None => "-".to_string(),
-        Some(Ok(written)) => format!("written, {} B", written.bytes),
-        Some(Err(_)) => "FAILED".to_string(),
-    }
 }
 
 fn status(row: &Row) -> &'static str {
@@ -203,7 +193,10 @@ pub fn markdown(rows: &[Row], settings: &Settings, finished: bool) -> String {
     out.push_str(
         "\nProofs: *exact search*: the search finished; *opening turn*: the first turn stores more than half of \
          all seeds, and stores never shrink, so the lower bound is 2 x stored - total; *search bound*: \
-         bounds proven by a search stopped by the budget.\n",
+         bounds proven by a search stopped by the budget.\n\n\
+         Certificates (with `--certificates DIR`): *checked*: the board's proof certificate, DIR/dakon-NxS.dkc, \
+         was written and then read back and confirmed by the independent checker (`dakon check`, which shares no \
+         code with the solver); *written*: not checked (`--no-check`); *REFUSED*: the checker refused it.\n",
     );
     out
 }
