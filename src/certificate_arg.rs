@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::Args;
-use dakon_solver::certificate::{extract, Claim, ExtractError, DEFAULT_SMALL_SEEDS, MAX_SMALL_SEEDS};
+use dakon_solver::certificate::{default_small_seeds, extract, Claim, ExtractError, MAX_SMALL_SEEDS};
 use dakon_solver::dakon::Position;
 use dakon_solver::rules::Rules;
 use dakon_solver::search::{Limits, Solver};
@@ -19,10 +19,12 @@ use crate::spinner::Spinner;
 #[derive(Args, Clone, Debug)]
 pub struct CertificateOptions {
     /// Positions with at most L seeds on the board get no entry in a certificate: the checker
-    /// solves them by its own minimax. 0 to 12; a smaller L makes larger files.
-    #[arg(long = "certificate-small-seeds", value_name = "L", default_value_t = DEFAULT_SMALL_SEEDS,
+    /// solves them by its own minimax. 0 to 12: a larger L makes smaller files that take
+    /// longer to check [default: 12 for boards of up to 6 holes per row, 10 for 7, 9 for 8, 8
+    /// for 9].
+    #[arg(long = "certificate-small-seeds", value_name = "L",
           value_parser = clap::value_parser!(u8).range(0..=MAX_SMALL_SEEDS as i64))]
-    pub small_seeds: u8,
+    pub small_seeds: Option<u8>,
     /// Do not check the certificate with the independent checker after writing it (by default
     /// it is read back from the file and checked).
     #[arg(long)]
@@ -177,7 +179,8 @@ where
     let started = Instant::now();
     let spinner = Spinner::with_ctrl_c(&format!("writing the certificate {}", path.display()), "stops it, writing nothing");
     let limits = Limits { stop: Some(interrupt_flag()), ..Limits::default() };
-    let extraction = extract(solver, root, claim, options.small_seeds, &limits).map_err(|e| match e {
+    let small_seeds = options.small_seeds.unwrap_or_else(|| default_small_seeds(solver.rules()));
+    let extraction = extract(solver, root, claim, small_seeds, &limits).map_err(|e| match e {
         ExtractError::Stopped => CliError::Failure(format!("certificate {}: interrupted, nothing written", path.display())),
         e => CliError::Failure(format!("certificate {}: {e}", path.display())),
     })?;
@@ -196,7 +199,7 @@ where
         path: path.to_path_buf(),
         bytes,
         claim,
-        small_seeds: options.small_seeds,
+        small_seeds,
         lower_entries: certificate.lower_half.len(),
         upper_entries: certificate.upper_half.len(),
         seconds,

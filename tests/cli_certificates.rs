@@ -1,0 +1,140 @@
+//! Certificates as a user makes and checks them: `solve --certificate`, `verify
+//! --certificates`, `dakon check`, their JSON, exit statuses and bad input.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use dakon_solver::certificate::{extract, Claim};
+use dakon_solver::dakon::{Dakon, Position};
+use dakon_solver::search::{Config, Limits, Solver};
+use serde_json::Value;
+
+fn dakon(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dakon")).args(args).output().expect("dakon runs")
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = dakon(args);
+    assert!(out.status.success(), "dakon {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+fn path_str(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+/// `dakon check FILE --json` of one file: its exit status and JSON object.
+fn checked(path: &Path) -> (i32, Value) {
+    let out = dakon(&["check", path_str(path), "--json"]);
+    (out.status.code().unwrap(), serde_json::from_slice(&out.stdout).expect("one JSON object"))
+}
+
+#[test]
+fn solve_writes_a_certificate_of_the_exact_value_that_checks() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("5x5.dkc");
+    let v = json(&["solve", "start", "--holes", "5", "--json", "--certificate", path_str(&file)]);
+    let certificate = &v["certificate"];
+    assert_eq!((&certificate["lower"], &certificate["upper"]), (&v["value"], &v["value"]));
+    assert_eq!(certificate["checked"], true, "{certificate}");
+    assert_eq!(certificate["small_seeds"], 12);
+    assert_eq!(certificate["bytes"].as_u64(), Some(std::fs::metadata(&file).unwrap().len()));
+    let (status, report) = checked(&file);
+    assert_eq!((status, &report["status"]), (0, &"holds".into()), "{report}");
+    assert_eq!((&report["claimed_lower"], &report["checked_upper"]), (&v["value"], &v["value"]));
+    assert_eq!(report["lower"]["entries"], certificate["lower_entries"]);
+    assert_eq!(report["upper"]["entries"], certificate["upper_entries"]);
+    // The text output says where the file is and that the checker confirmed it.
+    let out = dakon(&["solve", "start", "--holes", "4", "--certificate", path_str(&file), "--certificate-small-seeds", "6"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("5x5.dkc (") && text.contains("L = 6") && text.contains("checked by the independent checker: holds"), "{text}");
+}
+
+#[test]
+fn bounds_and_at_least_answers_get_certificates_of_what_was_proven() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("c.dkc");
+    let file = path_str(&file);
+    let v = json(&["solve", "start", "--holes", "7", "--seeds", "4", "--node-limit", "3000", "--json", "--certificate", file]);
+    assert_eq!(v["exact"], false);
+    assert_eq!((&v["certificate"]["lower"], &v["certificate"]["upper"]), (&v["lower"], &v["upper"]));
+    assert_eq!(v["certificate"]["checked"], true);
+    // The 6 x 3 start is worth +18.
+    for (bound, holds) in [(18, true), (19, false)] {
+        let v =
+            json(&["solve", "start", "--holes", "6", "--seeds", "3", "--at-least", &bound.to_string(), "--json", "--certificate", file]);
+        assert_eq!(v["holds"], holds);
+        let (lower, upper) = if holds { (bound, 36) } else { (-36, bound - 1) };
+        assert_eq!((&v["certificate"]["lower"], &v["certificate"]["upper"]), (&lower.into(), &upper.into()));
+        assert_eq!(v["certificate"]["checked"], true);
+    }
+    let v = json(&["solve", "start", "--holes", "3", "--json", "--certificate", file, "--no-check"]);
+    assert_eq!(v["certificate"]["checked"], Value::Null);
+    assert_eq!(checked(Path::new(file)).0, 0);
+}
+
+#[test]
+fn bad_certificate_destinations_are_refused_before_the_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no").join("such.dkc");
+    for (args, message) in [
+        (vec!["--certificate", path_str(&missing)], "does not exist"),
+        (vec!["--certificate", path_str(dir.path())], "is a directory"),
+        (vec!["--certificate", "x.dkc", "--certificate-small-seeds", "13"], "13 is not in 0..=12"),
+    ] {
+        let out = dakon(&[&["solve", "start", "--holes", "9"], args.as_slice()].concat());
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains(message), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(out.stdout.is_empty(), "{args:?}: nothing is solved");
+    }
+}
+
+#[test]
+fn verify_writes_and_checks_one_certificate_per_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let certs = dir.path().join("certs");
+    let report = dir.path().join("report.md");
+    let out = dakon(&["verify", "--holes", "3..5", "--certificates", path_str(&certs), "--json", "--out", path_str(&report)]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    for line in String::from_utf8(out.stdout).unwrap().lines() {
+        let row: Value = serde_json::from_str(line).unwrap();
+        let file = certs.join(format!("dakon-{}x{}.dkc", row["holes"], row["seeds"]));
+        let certificate = &row["certificate"];
+        assert_eq!(certificate["file"], path_str(&file));
+        assert_eq!((&certificate["lower"], &certificate["upper"], &certificate["checked"]), (&row["lower"], &row["upper"], &true.into()));
+        let (status, checked) = checked(&file);
+        assert_eq!((status, &checked["claimed_lower"]), (0, &row["value"]));
+    }
+    let markdown = std::fs::read_to_string(&report).unwrap();
+    assert!(markdown.contains("| certificate |") && markdown.contains("| checked, "), "{markdown}");
+    let out = dakon(&["verify", "--holes", "4", "--certificates", path_str(&certs)]);
+    assert!(String::from_utf8(out.stdout).unwrap().contains("checked, 157 B"));
+}
+
+#[test]
+fn check_exit_statuses() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.dkc");
+    assert!(dakon(&["solve", "start", "--holes", "4", "--certificate", path_str(&good), "--no-check"]).status.success());
+    // A well-formed certificate whose claim is one too high.
+    let solver = Solver::new(Dakon::new(4).unwrap(), Config { threads: 1, tt_bytes: 1 << 20 }, None);
+    let start = Position::start(4, 4).unwrap();
+    let mut certificate = extract(&solver, &start, Claim { lower: 32, upper: 32 }, 12, &Limits::default()).unwrap().certificate;
+    certificate.claim = Claim { lower: 31, upper: 31 };
+    let fails = dir.path().join("fails.dkc");
+    certificate.write(&fails).unwrap();
+    let garbage = dir.path().join("garbage.dkc");
+    std::fs::write(&garbage, b"DKNCERT\0 but nothing else").unwrap();
+    let status = |files: &[&Path]| {
+        let args: Vec<&str> = ["check"].into_iter().chain(files.iter().map(|f| path_str(f))).collect();
+        dakon(&args).status.code().unwrap()
+    };
+    assert_eq!(status(&[&good]), 0);
+    assert_eq!(status(&[&good, &fails]), 1);
+    assert_eq!(status(&[&fails, &garbage, &good]), 2);
+    let out = dakon(&["check", path_str(&fails)]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("upper     FAILS") && text.contains("claimed   +31 <= value <= +31"), "{text}");
+    assert_eq!(dakon(&["check"]).status.code(), Some(2), "no file");
+    assert!(dakon(&["check", "--help"]).status.success());
+}
