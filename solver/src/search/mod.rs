@@ -72,6 +72,34 @@ pub struct Limits {
     pub stop: Option<Arc<AtomicBool>>,
 }
 
+/// One finished null-window test of a solve, as an observer of [`Solver::solve_with`] hears
+/// of it: the bracket of proven bounds after the test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// The test: "is the future gain at least `target`?"
+    pub target: i32,
+    /// Its fail-soft answer: at least `value` when `value >= target`, else at most `value`.
+    pub value: i32,
+    /// Proven lower bound of the future gain so far.
+    pub lower: i32,
+    /// Proven upper bound so far.
+    pub upper: i32,
+    /// Positions visited by the solve so far.
+    pub nodes: u64,
+}
+
+/// What the caller of [`Solver::solve_with`] already knows, and who listens.
+#[derive(Clone, Copy, Default)]
+pub struct SolveOptions<'a> {
+    /// A lower bound of the future gain **proven elsewhere** (e.g. by the best opening turn,
+    /// see [`crate::opening`]): the search starts its bracket there. A wrong bound makes the
+    /// result wrong; `None` starts from `-seeds on the board`.
+    pub proven_lower: Option<i32>,
+    /// Called after every null-window test with the bracket so far (cheap: a handful of calls
+    /// per solve).
+    pub observer: Option<&'a dyn Fn(&Progress)>,
+}
+
 /// Resources of a solver.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -179,6 +207,27 @@ impl<R: Rules> Solver<R> {
     /// best move is proven optimal when the value is exact, and otherwise proves `lower` when
     /// a test found one (else it is the table's or the first move: a guess).
     pub fn solve(&self, pos: &R::Position, limits: &Limits) -> Solution {
+        self.solve_with(pos, limits, SolveOptions::default())
+    }
+
+    /// [`Solver::solve`] starting from what `options` says is proven, reporting each test to
+    /// its observer.
+    ///
+    /// ```
+    /// use std::cell::Cell;
+    /// use dakon_solver::dakon::{Dakon, Position};
+    /// use dakon_solver::search::{Config, Limits, SolveOptions, Solver};
+    ///
+    /// let solver = Solver::new(Dakon::new(3).unwrap(), Config { threads: 1, tt_bytes: 1 << 20 }, None);
+    /// let start = Position::start(3, 3).unwrap();
+    /// let tests = Cell::new(0);
+    /// let observer = |_: &dakon_solver::search::Progress| tests.set(tests.get() + 1);
+    /// let options = SolveOptions { proven_lower: Some(0), observer: Some(&observer) };
+    /// let solution = solver.solve_with(&start, &Limits::default(), options);
+    /// assert_eq!(solution.lower, solver.solve(&start, &Limits::default()).lower);
+    /// assert!(tests.get() >= 1);
+    /// ```
+    pub fn solve_with(&self, pos: &R::Position, limits: &Limits, options: SolveOptions) -> Solution {
         let budget = Budget::new(limits);
         let moves = self.rules.legal_moves(pos);
         if moves.is_empty() {
@@ -186,7 +235,9 @@ impl<R: Rules> Solver<R> {
             return Solution { lower: value, upper: value, best_move: None, pv: Vec::new(), nodes: 0, elapsed: budget.started().elapsed() };
         }
         let k = self.rules.seeds_on_board(pos) as i32;
-        let bracket = narrow(self, pos, Bracket::seeds(k), k, &budget);
+        let mut start = Bracket::seeds(k);
+        start.lower = options.proven_lower.map_or(start.lower, |lower| lower.clamp(-k, k));
+        let bracket = narrow(self, pos, start, k, &budget, options.observer);
         let pv = if bracket.is_exact() { principal_variation(self, pos, bracket.lower, bracket.best_move, &budget) } else { Vec::new() };
         let best_move = pv.first().copied().or(bracket.best_move).or_else(|| {
             let tt_move = self.table.probe(&self.rules.key(pos)).and_then(|b| b.mv);
@@ -235,7 +286,7 @@ impl<R: Rules> Solver<R> {
             let k = self.rules.seeds_on_board(&step.next) as i32;
             let sign = if step.same_mover { 1 } else { -1 };
             // Solve the child as `solve` would: first ask whether its mover takes every seed.
-            let child = narrow(self, &step.next, Bracket::seeds(k), k, &budget);
+            let child = narrow(self, &step.next, Bracket::seeds(k), k, &budget, None);
             let (a, b) = (step.gain + sign * child.lower, step.gain + sign * child.upper);
             let (lower, upper) = (a.min(b), a.max(b));
             values.push(MoveValue { mv, lower, upper });
