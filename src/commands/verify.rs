@@ -220,9 +220,9 @@ fn write_outputs(args: &Args, boards: &[Board], rows: &[Row], threads: usize, fi
     Ok(())
 }
 
-/// The command line of this run, as typed.
+/// The command line of this run, as typed but for the program's path.
 fn command_line() -> String {
-    std::env::args().collect::<Vec<_>>().join(" ")
+    std::iter::once("dakon".to_string()).chain(std::env::args().skip(1)).collect::<Vec<_>>().join(" ")
 }
 
 /// Writes the Markdown report of the run to `path`.

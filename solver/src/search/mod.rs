@@ -7,16 +7,23 @@
 //!   doc comment states the exact return-value contract;
 //! - `tt`: the shared transposition table of proven bounds, keyed by the full lossless key,
 //!   with a fixed memory budget;
-//! - `ordering`: table move, extra moves, then biggest gains first (and enhanced
-//!   transposition cutoffs in `alphabeta`);
-//! - `driver`: the sequence of null-window tests (the top first, then bisection) that
-//!   closes the bracket of proven bounds;
+//! - `ordering`: table move, extra moves, then biggest gains first, then the moves that
+//!   refuted most positions so far (a history per worker), and enhanced transposition cutoffs
+//!   in `alphabeta`;
+//! - `driver`: the sequence of null-window tests (the top first, then galloping down from the
+//!   upper bound until a test succeeds, then bisection) that closes the bracket of proven
+//!   bounds; [`Solver::solve_with`] starts it from a bound proven elsewhere and reports every
+//!   test to an observer;
 //! - `parallel`: all worker threads search each test together (shared table, simplified
 //!   ABDADA); `budget`: time, node and Ctrl-C limits;
 //! - `pv`: the principal variation, every move proven optimal.
 //!
 //! A search stopped by a limit returns the bounds proven so far. Results never depend on the
 //! number of threads or the table size: every bound in the table is a proof.
+//!
+//! Measured (nodes on 1 thread; the atlas boards of `dakon verify`): galloping and the history
+//! tie-break together take the 9 x 2 start from 26.9 M to 10.9 M nodes and 8 x 3 from 19.8 M to
+//! 5.5 M; the driver's and the ordering's docs give each one's share.
 //!
 //! ```
 //! use dakon_solver::dakon::{Dakon, Position};
