@@ -7,6 +7,7 @@ use std::cell::Cell;
 use std::time::Instant;
 
 use dakon_solver::dakon::{Dakon, Position};
+use dakon_solver::opening::{best_turn, TurnLimits};
 use dakon_solver::search::{Config, Limits, Progress, SolveOptions, Solver};
 
 fn main() {
@@ -32,7 +33,11 @@ fn main() {
         );
         last.set(p.nodes);
     };
-    let s = solver.solve_with(&start, &limits, SolveOptions { proven_lower: None, observer: Some(&observer) });
+    // The bound the best opening turn proves, as `dakon verify` starts from it.
+    let turn = best_turn(solver.rules(), &start, TurnLimits { nodes: 2_000_000, goal: None });
+    let proven_lower = turn.best.map(|t| t.lower);
+    println!("opening turn proves at least {proven_lower:?}");
+    let s = solver.solve_with(&start, &limits, SolveOptions { proven_lower, observer: Some(&observer) });
     println!(
         "{holes}x{seeds}, {threads} thread(s), {mb} MiB: [{}, {}], {} nodes, {:.2} s",
         s.lower,

@@ -57,6 +57,33 @@ fn opening(row: &Row) -> String {
     format!("{} ({})", holes_text(&turn.holes), opening_kind(row))
 }
 
+/// The values at a glance: holes per row down, seeds per hole across; bounds only in italics
+/// as `lower..upper`, boards not in the run empty.
+fn grid(rows: &[Row]) -> String {
+    let mut holes: Vec<usize> = rows.iter().map(|r| r.board.holes).collect();
+    let mut seeds: Vec<u32> = rows.iter().map(|r| r.board.seeds).collect();
+    holes.sort_unstable();
+    holes.dedup();
+    seeds.sort_unstable();
+    seeds.dedup();
+    let mut out =
+        String::from("## At a glance\n\nValue of each board (first player − second); *lower..upper* where only bounds are proven.\n\n");
+    out.push_str(&format!("| holes \\ seeds per hole | {} |\n", seeds.iter().map(u32::to_string).collect::<Vec<_>>().join(" | ")));
+    out.push_str(&format!("|---:|{}\n", "---:|".repeat(seeds.len())));
+    for h in holes {
+        let cells: Vec<String> = seeds
+            .iter()
+            .map(|&s| match rows.iter().find(|r| r.board.holes == h && r.board.seeds == s) {
+                Some(row) if row.exact() => format!("{:+}", row.lower),
+                Some(row) => format!("*{:+}..{:+}*", row.lower, row.upper),
+                None => String::new(),
+            })
+            .collect();
+        out.push_str(&format!("| **{h}** | {} |\n", cells.join(" | ")));
+    }
+    out
+}
+
 /// The settings of a run, for the Markdown report.
 pub struct Settings {
     pub command: String,
@@ -88,6 +115,8 @@ pub fn markdown(rows: &[Row], settings: &Settings, finished: bool) -> String {
          `stored` is the first player's store after it. Replay a row with \
          `dakon play start --holes N --seeds S H1 H2 ...`.\n\n",
     );
+    out.push_str(&grid(rows));
+    out.push_str("\n## Every board\n\n");
     out.push_str("| holes | seeds | total | status | value | first player | proof | stored | nodes | seconds | opening |\n");
     out.push_str("|---:|---:|---:|---|---|---|---|---:|---:|---:|---|\n");
     for row in rows {
