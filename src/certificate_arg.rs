@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::Args;
+use serde::{Deserialize, Serialize};
 use dakon_solver::certificate::{default_small_seeds, extract, Claim, ExtractError, MAX_SMALL_SEEDS};
 use dakon_solver::dakon::Position;
 use dakon_solver::rules::Rules;
@@ -32,7 +33,7 @@ pub struct CertificateOptions {
 }
 
 /// What the independent checker said about a certificate read back from its file.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Checked {
     /// Whether the file proves its claim.
     pub holds: bool,
@@ -116,23 +117,55 @@ impl Written {
         }
     }
 
-    /// The JSON object of the certificate.
+    /// The JSON object of the certificate (read back by [`Written::from_json`]).
     pub fn json(&self) -> serde_json::Value {
-        serde_json::json!({
-            "file": self.path.display().to_string(),
-            "bytes": self.bytes,
-            "lower": self.claim.lower,
-            "upper": self.claim.upper,
-            "small_seeds": self.small_seeds,
-            "lower_entries": self.lower_entries,
-            "upper_entries": self.upper_entries,
-            "seconds": self.seconds,
-            "checked": self.check.as_ref().map(|c| c.holds),
-            "check": self.check.as_ref().map(|c| serde_json::json!({
-                "holds": c.holds, "visited": c.visited, "seconds": c.seconds, "problem": c.problem,
-            })),
+        let record = WrittenRecord {
+            file: self.path.display().to_string(),
+            bytes: self.bytes,
+            lower: self.claim.lower,
+            upper: self.claim.upper,
+            small_seeds: self.small_seeds,
+            lower_entries: self.lower_entries,
+            upper_entries: self.upper_entries,
+            seconds: self.seconds,
+            checked: self.check.as_ref().map(|c| c.holds),
+            check: self.check.clone(),
+        };
+        serde_json::to_value(record).expect("a certificate's record is plain data")
+    }
+
+    /// The certificate a [`Written::json`] object stands for.
+    ///
+    /// # Errors
+    /// What is wrong with `value`, if it is not such an object.
+    pub fn from_json(value: serde_json::Value) -> Result<Written, String> {
+        let r: WrittenRecord = serde_json::from_value(value).map_err(|e| format!("not a certificate record ({e})"))?;
+        Ok(Written {
+            path: PathBuf::from(r.file),
+            bytes: r.bytes,
+            claim: Claim { lower: r.lower, upper: r.upper },
+            small_seeds: r.small_seeds,
+            lower_entries: r.lower_entries,
+            upper_entries: r.upper_entries,
+            seconds: r.seconds,
+            check: r.check,
         })
     }
+}
+
+/// A [`Written`] as JSON. `checked` repeats `check.holds` for scripts (null: not checked).
+#[derive(Serialize, Deserialize)]
+struct WrittenRecord {
+    file: String,
+    bytes: u64,
+    lower: i32,
+    upper: i32,
+    small_seeds: u8,
+    lower_entries: usize,
+    upper_entries: usize,
+    seconds: f64,
+    checked: Option<bool>,
+    check: Option<Checked>,
 }
 
 /// The claim of bounds on the future gain of `position` (what the solver proves), as final

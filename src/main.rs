@@ -5,6 +5,7 @@ mod cli_error;
 mod commands;
 mod line;
 mod position_arg;
+mod records_file;
 mod search_args;
 mod spinner;
 mod table_memory;

@@ -112,6 +112,39 @@ fn verify_writes_and_checks_one_certificate_per_board() {
 }
 
 #[test]
+fn resumed_verify_keeps_the_certificates_written_and_writes_the_missing_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let certs = dir.path().join("certs");
+    let report = dir.path().join("atlas.md");
+    let records = dir.path().join("atlas.jsonl");
+    let run = |extra: &[&str]| {
+        let base = ["verify", "--holes", "2,3", "--seeds", "1,2", "--threads", "1", "--json", "--out", path_str(&report)];
+        let out = dakon(&base.iter().chain(extra).copied().collect::<Vec<_>>());
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        std::fs::read_to_string(&records).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect::<Vec<Value>>()
+    };
+    let modified = |board: &str| std::fs::metadata(certs.join(format!("dakon-{board}.dkc"))).unwrap().modified().unwrap();
+    // Records without certificates: resumed with --certificates, every board is searched again.
+    let plain = run(&[]);
+    assert!(plain.iter().all(|row| row["certificate"].is_null()));
+    let first = run(&["--certificates", path_str(&certs), "--resume"]);
+    assert_eq!(first.len(), 4);
+    for row in &first {
+        assert_eq!((&row["certificate"]["checked"], &row["certificate"]["lower"]), (&true.into(), &row["lower"]), "{row}");
+    }
+    // One file lost: only its board is searched again; the others keep records and files.
+    let kept = modified("2x1");
+    std::fs::remove_file(certs.join("dakon-3x2.dkc")).unwrap();
+    let second = run(&["--certificates", path_str(&certs), "--resume"]);
+    assert_eq!(second[..3], first.iter().filter(|r| r["holes"] != 3 || r["seeds"] != 2).cloned().collect::<Vec<_>>()[..]);
+    assert_eq!((&second[3]["holes"], &second[3]["seeds"], &second[3]["certificate"]["checked"]), (&3.into(), &2.into(), &true.into()));
+    assert_eq!(checked(&certs.join("dakon-3x2.dkc")).0, 0);
+    assert_eq!(modified("2x1"), kept, "a kept board's certificate is not written again");
+    let markdown = std::fs::read_to_string(&report).unwrap();
+    assert_eq!(markdown.matches("| checked, ").count(), 4, "{markdown}");
+}
+
+#[test]
 fn check_exit_statuses() {
     let dir = tempfile::tempdir().unwrap();
     let good = dir.path().join("good.dkc");

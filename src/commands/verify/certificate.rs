@@ -56,3 +56,17 @@ pub fn cell(row: &Row) -> String {
         Some(Err(_)) => "FAILED".to_string(),
     }
 }
+
+/// Whether a board kept by `--resume` keeps its certificate: the run resumed wrote it to the
+/// same file in `dir`, for the same bounds, the checker did not refuse it, and the file is
+/// still there with the size recorded. Any other board is searched again, since writing its
+/// certificate needs the search's table.
+pub fn kept(row: &Row, dir: &Path) -> bool {
+    let Some(Ok(written)) = &row.certificate else { return false };
+    let Ok(rules) = Dakon::new(row.board.holes) else { return false };
+    let path = dir.join(file_name(&rules, row.board));
+    written.path == path
+        && written.claim == Claim { lower: row.lower, upper: row.upper }
+        && written.accepted().is_ok()
+        && std::fs::metadata(&path).is_ok_and(|m| m.len() == written.bytes)
+}
