@@ -5,11 +5,11 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::Args;
-use serde::{Deserialize, Serialize};
 use dakon_solver::certificate::{default_small_seeds, extract, Claim, ExtractError, MAX_SMALL_SEEDS};
 use dakon_solver::dakon::Position;
 use dakon_solver::rules::Rules;
 use dakon_solver::search::{Limits, Solver};
+use serde::{Deserialize, Serialize};
 
 use crate::cli_error::CliError;
 use crate::commands::solve::store_difference;

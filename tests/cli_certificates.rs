@@ -1,23 +1,15 @@
 //! Certificates as a user makes and checks them: `solve --certificate`, `verify
 //! --certificates`, `dakon check`, their JSON, exit statuses and bad input.
 
+mod run_dakon;
+
 use std::path::Path;
-use std::process::{Command, Output};
 
 use dakon_solver::certificate::{extract, Claim};
 use dakon_solver::dakon::{Dakon, Position};
 use dakon_solver::search::{Config, Limits, Solver};
+use run_dakon::{dakon, json};
 use serde_json::Value;
-
-fn dakon(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dakon")).args(args).output().expect("dakon runs")
-}
-
-fn json(args: &[&str]) -> Value {
-    let out = dakon(args);
-    assert!(out.status.success(), "dakon {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
-}
 
 fn path_str(path: &Path) -> &str {
     path.to_str().unwrap()

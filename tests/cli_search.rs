@@ -1,20 +1,11 @@
 //! `dakon solve` and `dakon best` as a user runs them: JSON fields, values checked by replaying
 //! the principal variation, limits, finished games and bad input.
 
-use std::process::{Command, Output};
+mod run_dakon;
 
 use dakon_solver::dakon::Position;
+use run_dakon::{dakon, json};
 use serde_json::Value;
-
-fn dakon(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dakon")).args(args).output().expect("dakon runs")
-}
-
-fn json(args: &[&str]) -> Value {
-    let out = dakon(args);
-    assert!(out.status.success(), "dakon {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
-}
 
 /// Plays the holes of `pv` and returns the finished position.
 fn replay(position: &str, pv: &Value) -> Position {
