@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::Args;
-use dakon_solver::certificate::{default_small_seeds, extract, Claim, ExtractError, MAX_SMALL_SEEDS};
+use dakon_solver::certificate::{default_small_seeds, extract_with_turn, Claim, ExtractError, MAX_SMALL_SEEDS};
 use dakon_solver::dakon::Position;
 use dakon_solver::rules::Rules;
 use dakon_solver::search::{Limits, Solver};
@@ -192,7 +192,8 @@ pub fn check_destination(path: &Path) -> Result<(), CliError> {
 }
 
 /// Extracts the certificate of `claim` about `root` with `solver` (whose table holds the
-/// proof just found), writes it to `path` atomically and, unless `--no-check`, reads it back
+/// proof just found; `turn`, rules-level moves of the mover, is tried first for the lower
+/// half, see [`extract_with_turn`]), writes it to `path` atomically and, unless `--no-check`, reads it back
 /// and checks it with the independent checker. Ctrl-C stops the extraction, writing nothing.
 ///
 /// # Errors
@@ -203,6 +204,7 @@ pub fn write_certificate<R>(
     solver: &Solver<R>,
     root: &Position,
     claim: Claim,
+    turn: &[u8],
     options: &CertificateOptions,
     path: &Path,
 ) -> Result<Written, CliError>
@@ -213,7 +215,7 @@ where
     let spinner = Spinner::with_ctrl_c(&format!("writing the certificate {}", path.display()), "stops it, writing nothing");
     let limits = Limits { stop: Some(interrupt_flag()), ..Limits::default() };
     let small_seeds = options.small_seeds.unwrap_or_else(|| default_small_seeds(solver.rules()));
-    let extraction = extract(solver, root, claim, small_seeds, &limits).map_err(|e| match e {
+    let extraction = extract_with_turn(solver, root, claim, small_seeds, &limits, turn).map_err(|e| match e {
         ExtractError::Stopped => CliError::Failure(format!("certificate {}: interrupted, nothing written", path.display())),
         e => CliError::Failure(format!("certificate {}: {e}", path.display())),
     })?;

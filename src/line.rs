@@ -18,3 +18,17 @@ pub fn absolute_line(position: &Position, moves: &[u8]) -> (Vec<usize>, Position
     }
     (holes, position)
 }
+
+/// The inverse of [`absolute_line`]: the rules-level moves of the absolute `holes` played from
+/// `position`, cut short at the first hole that is not a legal move where it would be played.
+pub fn rules_line(position: &Position, holes: &[usize]) -> Vec<u8> {
+    let mut position = *position;
+    let mut moves = Vec::with_capacity(holes.len());
+    for &hole in holes {
+        let mover = position.mover();
+        let Some(&mv) = position.moves().as_slice().iter().find(|&&mv| position.absolute_hole(mover, mv as usize) == hole) else { break };
+        moves.push(mv);
+        position = position.play(mv as usize).0;
+    }
+    moves
+}

@@ -7,8 +7,9 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use dakon_check::{check, Report};
-use dakon_solver::certificate::{default_small_seeds, extract, Certificate, Claim, ExtractError};
+use dakon_solver::certificate::{default_small_seeds, extract, extract_with_turn, Certificate, Claim, ExtractError};
 use dakon_solver::dakon::{Dakon, Position};
+use dakon_solver::opening::{best_turn, TurnLimits};
 use dakon_solver::search::{Config, Limits, Solver};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -100,6 +101,31 @@ fn random_positions_of_every_board_size() {
             let v = value(&solver, &position);
             let claim = random_claim(&mut rng, v, trivial(&position));
             certify(&solver, &position, claim, rng.gen_range(0..=default_small_seeds(solver.rules())));
+        }
+    }
+}
+
+#[test]
+fn an_opening_turn_is_the_lower_half_without_a_search_and_a_turn_that_falls_short_is_ignored() {
+    for holes in [5, 7, 8, 9] {
+        let rules = Dakon::new(holes).unwrap();
+        let start = Position::start(holes, holes as u32).unwrap();
+        let turn = best_turn(&rules, &start, TurnLimits { nodes: 2_000_000, goal: None }).best.unwrap();
+        let total = 2 * holes as i32 * holes as i32;
+        // No search ran: the table is empty; the upper half is the trivial one.
+        let claim = Claim { lower: turn.lower, upper: total };
+        let fresh = solver(holes);
+        let extraction = extract_with_turn(&fresh, &start, claim, default_small_seeds(&rules), &Limits::default(), &turn.moves).unwrap();
+        assert!(extraction.tests <= 1, "{holes}x{holes}: {} tests", extraction.tests);
+        let report = check(&extraction.certificate.to_bytes()).unwrap();
+        assert!(report.holds(), "{holes}x{holes}:\n{report}");
+        // One move short of the turn proves less: the solver finds the strategy instead.
+        if holes <= 7 {
+            let short = &turn.moves[..turn.moves.len() - 1];
+            let fresh = solver(holes);
+            let extraction = extract_with_turn(&fresh, &start, claim, default_small_seeds(&rules), &Limits::default(), short).unwrap();
+            assert!(extraction.tests > 1, "{holes}x{holes}: the short turn was taken");
+            assert!(check(&extraction.certificate.to_bytes()).unwrap().holds(), "{holes}x{holes}");
         }
     }
 }

@@ -124,7 +124,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
 /// The certificate of `claim`, when --certificate asks for one.
 fn certify(args: &Args, solver: &Solver<Dakon>, position: &Position, claim: Claim) -> Option<Result<Written, CliError>> {
     let path = args.certificate.as_ref()?;
-    Some(certificate_arg::write_certificate(solver, position, claim, &args.certificate_options, path))
+    Some(certificate_arg::write_certificate(solver, position, claim, &[], &args.certificate_options, path))
 }
 
 /// The bounds of the final difference that need no search: every seed left lost, or won.

@@ -2,6 +2,7 @@
 //! that still achieves what the owner needs there, chosen for a small proof.
 
 use std::collections::HashMap;
+use std::sync::atomic::Ordering;
 
 use super::walk::Half;
 use super::{Board, ExtractError};
@@ -49,6 +50,9 @@ type Cost = (usize, u32, i32);
 /// on 8 x 3 for twice the time of depth 4.
 const LOOKAHEAD: u32 = 4;
 
+/// The budget of a move's first test in [`Chooser::choose`], in positions.
+const QUICK_NODES: u64 = 10_000;
+
 impl<'a, R: Rules<Position = Position>> Chooser<'a, R> {
     /// A chooser for `half` (`name` is `"lower"` or `"upper"`, for errors).
     pub fn new(solver: &'a Solver<R>, limits: &'a Limits, half: Half, name: &'static str) -> Self {
@@ -79,18 +83,56 @@ impl<'a, R: Rules<Position = Position>> Chooser<'a, R> {
         Ok(Some(mv))
     }
 
+    /// Takes the moves of `turn` from `position` as the owner's choices if they meet `need`
+    /// there on their own: each is a legal move of the owner with the owner to move, and after
+    /// the last the stores alone meet what is still needed (the owner cannot end with less
+    /// than losing every seed left). Returns whether they do; if not, nothing is taken.
+    pub fn follow_turn(&mut self, position: &Position, need: i32, turn: &[u8]) -> bool {
+        let rules = self.solver.rules();
+        let mut taken = Vec::with_capacity(turn.len());
+        let (mut at, mut need) = (*position, need);
+        for &mv in turn {
+            if at.mover() != self.half.owner || !rules.legal_moves(&at).as_slice().contains(&mv) {
+                return false;
+            }
+            taken.push((Board::of(&at), Choice { mv, proven: need }));
+            let step = rules.play(&at, mv);
+            (at, need) = (step.next, need - step.gain);
+        }
+        let proven = need <= -(rules.seeds_on_board(&at) as i32);
+        if proven {
+            self.choices.extend(taken);
+        }
+        proven
+    }
+
     /// Whether the owner is sure of a future gain of `need` from `position` (either player to
     /// move), by one null-window test.
     ///
     /// # Errors
     /// [`ExtractError::Stopped`] if a limit stopped the test.
     pub fn guarantees(&mut self, position: &Position, need: i32) -> Result<bool, ExtractError> {
+        self.test(position, need, None)?.ok_or(ExtractError::Stopped)
+    }
+
+    /// [`Chooser::guarantees`] within at most `nodes` positions (`None`: no budget of its
+    /// own): `None` if the budget ran out first.
+    ///
+    /// # Errors
+    /// [`ExtractError::Stopped`] if the extraction's own limits stopped the test.
+    fn test(&mut self, position: &Position, need: i32, nodes: Option<u64>) -> Result<Option<bool>, ExtractError> {
         // The other side's future gain is the owner's negated: "owner >= need" is "other < 1 - need".
         let (bound, holds) = if position.mover() == self.half.owner { (need, true) } else { (1 - need, false) };
-        let answer = self.solver.prove_at_least(position, bound, self.limits);
+        let budget = nodes.map(|n| self.limits.nodes.map_or(n, |own| own.min(n)));
+        let limits = Limits { nodes: budget.or(self.limits.nodes), ..self.limits.clone() };
+        let answer = self.solver.prove_at_least(position, bound, &limits);
         self.tests += 1;
         self.nodes += answer.nodes;
-        answer.holds.map(|h| h == holds).ok_or(ExtractError::Stopped)
+        match answer.holds {
+            Some(h) => Ok(Some(h == holds)),
+            None if nodes.is_some() && !self.limits.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed)) => Ok(None),
+            None => Err(ExtractError::Stopped),
+        }
     }
 
     /// The error saying that the owner cannot meet `need` at `position`.
@@ -101,13 +143,25 @@ impl<'a, R: Rules<Position = Position>> Chooser<'a, R> {
     }
 
     /// The cheapest-looking move that meets `need` at `position`: the moves in order of
-    /// [`Cost`] until a test proves one.
+    /// [`Cost`] until a test proves one. Each is first tested within [`QUICK_NODES`]: right
+    /// after a solve the table settles the moves its proof used at once, while a cheaper-looking
+    /// move it did not use may need a new search of its own, so those wait for a second round
+    /// without budget, in case no move is settled quickly.
     fn choose(&mut self, position: &Position, need: i32) -> Result<u8, ExtractError> {
         let rules = self.solver.rules();
         let mut candidates: Vec<(u8, Step<Position>)> =
             rules.legal_moves(position).as_slice().iter().map(|&mv| (mv, rules.play(position, mv))).collect();
+        let mut undecided = Vec::new();
         while let Some(i) = self.cheapest(&candidates, need) {
             let (mv, step) = candidates.swap_remove(i);
+            match self.test(&step.next, need - step.gain, Some(QUICK_NODES))? {
+                Some(true) => return Ok(mv),
+                Some(false) => {}
+                None => undecided.push((mv, step)),
+            }
+        }
+        while let Some(i) = self.cheapest(&undecided, need) {
+            let (mv, step) = undecided.swap_remove(i);
             if self.guarantees(&step.next, need - step.gain)? {
                 return Ok(mv);
             }

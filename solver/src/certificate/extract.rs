@@ -60,6 +60,47 @@ pub fn extract<R>(solver: &Solver<R>, root: &Position, claim: Claim, small_seeds
 where
     R: Rules<Position = Position>,
 {
+    extract_with_turn(solver, root, claim, small_seeds, limits, &[])
+}
+
+/// [`extract`], given a turn that may prove the claim's lower bound on its own: moves of the
+/// mover from `root` (rules-level), each but the last earning an extra move, after which the
+/// stores alone guarantee `claim.lower` whatever follows, like the opening turns of
+/// `opening::best_turn`. If it does, the lower half is that turn, taken without a search:
+/// a bound proven by a turn alone leaves the solver's table nearly empty, and finding the
+/// strategy again by null-window tests costs as much as a full search. A turn that does not
+/// prove the bound is ignored.
+///
+/// # Errors
+/// As [`extract`].
+///
+/// ```
+/// use dakon_solver::certificate::{extract_with_turn, Claim};
+/// use dakon_solver::dakon::{Dakon, Position};
+/// use dakon_solver::opening::{best_turn, TurnLimits};
+/// use dakon_solver::search::{Config, Limits, Solver};
+///
+/// let rules = Dakon::new(7).unwrap();
+/// let start = Position::start(7, 7).unwrap();
+/// let turn = best_turn(&rules, &start, TurnLimits { nodes: 2_000_000, goal: None }).best.unwrap();
+/// // No search ran: the solver's table is empty.
+/// let solver = Solver::new(rules, Config { threads: 1, tt_bytes: 1 << 20 }, None);
+/// let claim = Claim { lower: turn.lower, upper: 98 };
+/// let extraction = extract_with_turn(&solver, &start, claim, 10, &Limits::default(), &turn.moves).unwrap();
+/// assert!(extraction.tests <= 1, "only the trivial upper half asks the solver");
+/// assert!(extraction.certificate.lower_half.len() <= turn.moves.len());
+/// ```
+pub fn extract_with_turn<R>(
+    solver: &Solver<R>,
+    root: &Position,
+    claim: Claim,
+    small_seeds: u8,
+    limits: &Limits,
+    turn: &[u8],
+) -> Result<Extraction, ExtractError>
+where
+    R: Rules<Position = Position>,
+{
     let started = Instant::now();
     if small_seeds > MAX_SMALL_SEEDS {
         return Err(ExtractError::SmallSeeds { found: small_seeds });
@@ -68,29 +109,37 @@ where
         return Err(ExtractError::Bounds { lower: claim.lower, upper: claim.upper });
     }
     let (mut tests, mut nodes) = (0, 0);
-    let mut extract_half = |name, owner: Player, wanted| {
+    let mut extract_half = |name, owner: Player, wanted, turn| {
         let half = Half { owner, small_seeds: small_seeds as u32 };
         let mut chooser = Chooser::new(solver, limits, half, name);
-        let strategy = half_strategy(solver.rules(), &mut chooser, half, root, wanted);
+        let strategy = half_strategy(solver.rules(), &mut chooser, half, root, wanted, turn);
         tests += chooser.tests;
         nodes += chooser.nodes;
         strategy
     };
-    let lower_half = extract_half("lower", root.mover(), claim.lower)?;
-    let upper_half = extract_half("upper", root.mover().other(), -claim.upper)?;
+    let lower_half = extract_half("lower", root.mover(), claim.lower, turn)?;
+    let upper_half = extract_half("upper", root.mover().other(), -claim.upper, &[])?;
     let certificate = Certificate { rules: solver.rules().name(), root: *root, claim, small_seeds, lower_half, upper_half };
     Ok(Extraction { certificate, tests, nodes, elapsed: started.elapsed() })
 }
 
 /// The strategy of one half whose owner claims a final difference (its store minus the
-/// other's) of at least `wanted`.
-fn half_strategy<R>(rules: &R, chooser: &mut Chooser<R>, half: Half, root: &Position, wanted: i32) -> Result<Strategy, ExtractError>
+/// other's) of at least `wanted`: `turn`, if it proves that on its own (see
+/// [`extract_with_turn`]), else one found with the solver.
+fn half_strategy<R>(
+    rules: &R,
+    chooser: &mut Chooser<R>,
+    half: Half,
+    root: &Position,
+    wanted: i32,
+    turn: &[u8],
+) -> Result<Strategy, ExtractError>
 where
     R: Rules<Position = Position>,
 {
     let owner = half.owner;
     let need = wanted - (root.store(owner) as i32 - root.store(owner.other()) as i32);
-    if !chooser.guarantees(root, need)? {
+    if !chooser.follow_turn(root, need, turn) && !chooser.guarantees(root, need)? {
         return Err(chooser.not_proven(root, need));
     }
     walk(rules, half, root, need, |position, need| chooser.at_owner(position, need))?;

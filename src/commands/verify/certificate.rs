@@ -10,6 +10,7 @@ use dakon_solver::search::Solver;
 use super::board::{Board, Row};
 use crate::certificate_arg::{write_certificate, CertificateOptions, Written};
 use crate::cli_error::CliError;
+use crate::line::rules_line;
 
 /// The file of a board's certificate: rules, holes and seeds per hole, e.g. `dakon-7x7.dkc`.
 pub fn file_name(rules: &impl Rules, board: Board) -> String {
@@ -25,13 +26,15 @@ pub fn prepare(dir: &Path) -> Result<(), CliError> {
 }
 
 /// Writes the certificate of `row`'s bounds into `dir`, with `solver` whose table holds the
-/// board's proof; a failure is kept as its message, for the row to show.
+/// board's proof (and the opening-turn proof's turn, which proves the lower bound on its own
+/// when the row's lower bound is its); a failure is kept as its message, for the row to show.
 pub fn certify(solver: &Solver<Dakon>, row: &Row, dir: &Path, options: &CertificateOptions) -> Result<Written, String> {
     let start = Position::start(row.board.holes, row.board.seeds).expect("board sizes are checked before");
     // The start has empty stores: the row's bounds are final differences already.
     let claim = Claim { lower: row.lower, upper: row.upper };
     let path = dir.join(file_name(solver.rules(), row.board));
-    write_certificate(solver, &start, claim, options, &path).map_err(|e| e.to_string())
+    let turn = row.turn_proof.turn.as_ref().map_or_else(Vec::new, |t| rules_line(&start, &t.holes));
+    write_certificate(solver, &start, claim, &turn, options, &path).map_err(|e| e.to_string())
 }
 
 /// What went wrong with a row's certificate, if anything: not written, or refused by the
