@@ -4,6 +4,7 @@ mod cli_error;
 mod commands;
 mod line;
 mod position_arg;
+mod ranked_moves;
 mod search_args;
 mod spinner;
 mod table_memory;
