@@ -39,7 +39,7 @@ pub fn parse_position(text: &str, holes: usize, seeds: Option<u32>) -> Result<Po
     if text.trim() == "start" {
         let seeds = seeds.unwrap_or(holes as u32);
         return Position::start(holes, seeds)
-            .map_err(|e| CliError::Input(format!("cannot set up the start of --holes {holes} --seeds {seeds}: {e}")));
+            .map_err(|e| CliError::Input(format!("cannot set up the start of {holes} holes per row with {seeds} seeds each: {e}")));
     }
     text.parse().map_err(|e| CliError::Input(format!("invalid position '{text}': {e}")))
 }
