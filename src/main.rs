@@ -25,7 +25,8 @@ use clap::{Parser, Subcommand};
   dakon show start                          the standard 7x7 opening
   dakon play start 7 8                      play hole 7, then hole 8 (an extra move)
   dakon play --holes 5 start 9 --json       one JSON object per move
-  dakon perft start 6                       leaf counts of the move tree to depth 6")]
+  dakon perft start 6                       leaf counts of the move tree to depth 6
+  dakon serve                               an analysis board at http://127.0.0.1:8080/")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -42,6 +43,7 @@ enum Command {
     Tables(commands::tables::Command),
     Verify(commands::verify::Args),
     Batch(commands::batch::Args),
+    Serve(commands::serve::Args),
 }
 
 fn main() {
@@ -55,6 +57,7 @@ fn main() {
         Command::Tables(command) => commands::tables::run(command),
         Command::Verify(args) => commands::verify::run(args),
         Command::Batch(args) => commands::batch::run(args),
+        Command::Serve(args) => commands::serve::run(args),
     };
     if let Err(error) = result {
         eprintln!("dakon: {error}");
