@@ -2,46 +2,21 @@
 //! `dakon best --json`, moves as `dakon play --json`, every kind of bad input refused with its
 //! message, time limits clamped, answers cached, and no input that breaks the server.
 
+#[allow(dead_code, unused_imports)]
+mod memo_minimax;
 // Each test file uses part of the shared helpers.
 #[allow(dead_code)]
 mod server;
 
-use dakon_solver::dakon::Position;
+use memo_minimax::Minimax;
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
 use server::{dakon_error, dakon_json, Server};
 
-/// Positions from random games on the 5 x 5 and 6 x 6 boards, some finished.
-fn game_positions(count: usize, seed: u64) -> Vec<String> {
-    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-    (0..count)
-        .map(|i| {
-            let mut p = Position::start(5 + i % 2, 5 + (i % 2) as u32).unwrap();
-            for _ in 0..rng.gen_range(0..40) {
-                let holes = p.legal_holes();
-                if holes.is_empty() {
-                    break;
-                }
-                p = p.play_hole(holes[rng.gen_range(0..holes.len())]).unwrap().0;
-            }
-            p.to_string()
-        })
-        .collect()
-}
-
-/// Plays the holes of `pv` from `position` and returns where the line ends.
-fn replay(position: &str, pv: &Value) -> Position {
-    let mut p: Position = position.parse().unwrap();
-    for hole in pv.as_array().unwrap() {
-        p = p.play_hole(hole.as_u64().unwrap() as usize).unwrap().0;
-    }
-    p
-}
-
 #[test]
 fn every_move_is_valued_as_best_json_values_it_with_the_board_and_a_line_that_achieves_the_value() {
     let server = Server::start(&["--threads", "2"]);
-    let mut positions: Vec<String> = game_positions(12, 7);
+    let mut positions: Vec<String> = server::game_positions(12, 7);
     positions.extend(["start".to_string(), "0,0,0/0,0,0 1/2 1".to_string(), "1,2,0,3,1/2,0,1,1,3 2/4 0".to_string()]);
     for position in &positions {
         let answer = server.analyse(position, &[]);
@@ -65,11 +40,13 @@ fn every_move_is_valued_as_best_json_values_it_with_the_board_and_a_line_that_ac
             assert_eq!(first["value"], value);
             assert_eq!(v["pv"][0], first["hole"]);
         }
-        let start: Position = v["position"].as_str().unwrap().parse().unwrap();
-        let end = replay(v["position"].as_str().unwrap(), &v["pv"]);
+        // Replayed on the independent rules reference of the tests.
+        let start = memo_minimax::parse(v["position"].as_str().unwrap()).unwrap();
+        let line: Vec<usize> = v["pv"].as_array().unwrap().iter().map(|h| h.as_u64().unwrap() as usize).collect();
+        let end = memo_minimax::play(&start, &line);
         assert!(end.is_over() && v["pv_complete"] == true, "{position}: the line plays to the end");
-        let final_difference = if end.mover() == start.mover() { end.final_difference() } else { -end.final_difference() };
-        assert_eq!(final_difference as i64, value, "{position}");
+        let for_player_0 = Minimax::default().value_for_player_0(&end) as i64;
+        assert_eq!(if start.to_move == 0 { for_player_0 } else { -for_player_0 }, value, "{position}");
         let result = match value.signum() {
             1 => "win",
             0 => "draw",

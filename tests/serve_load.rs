@@ -11,38 +11,16 @@ use std::net::TcpStream;
 use std::sync::{Arc, Barrier};
 use std::time::Duration;
 
-use dakon_solver::dakon::Position;
-use rand::{Rng, SeedableRng};
 use serde_json::Value;
 use server::{dakon_json, Server};
 
 /// A search that takes seconds: the 7 x 4 start needs about 20 million nodes.
 const SLOW: [(&str, &str); 3] = [("position", "start"), ("holes", "7"), ("seeds", "4")];
 
-/// Distinct positions from random 5 x 5 and 6 x 6 games, and a few starts.
-fn mixed_positions(count: usize) -> Vec<String> {
-    let mut rng = rand::rngs::StdRng::seed_from_u64(3);
-    let mut positions = vec!["7,7,7,7,7,7,7/7,7,7,7,7,7,7 0/0 0".to_string(), "5,5,5,5,5/5,5,5,5,5 0/0 0".to_string()];
-    while positions.len() < count {
-        let holes = 5 + positions.len() % 2;
-        let mut p = Position::start(holes, holes as u32).unwrap();
-        for _ in 0..rng.gen_range(4..30) {
-            let legal = p.legal_holes();
-            if legal.is_empty() {
-                break;
-            }
-            p = p.play_hole(legal[rng.gen_range(0..legal.len())]).unwrap().0;
-        }
-        if !positions.contains(&p.to_string()) {
-            positions.push(p.to_string());
-        }
-    }
-    positions
-}
-
 #[test]
 fn two_hundred_concurrent_requests_are_all_answered_correctly_or_refused_and_the_server_goes_on() {
-    let positions = mixed_positions(25);
+    let mut positions = vec!["7,7,7,7,7,7,7/7,7,7,7,7,7,7 0/0 0".to_string(), "5,5,5,5,5/5,5,5,5,5 0/0 0".to_string()];
+    positions.extend(server::game_positions(23, 3));
     let expected: Vec<Value> = positions.iter().map(|p| dakon_json(&["best", p, "--json", "--threads", "1"])["moves"].clone()).collect();
     let server = Arc::new(Server::start(&["--threads", "2", "--queue", "6"]));
     let barrier = Arc::new(Barrier::new(200));

@@ -5,6 +5,8 @@ use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use dakon_solver::dakon::Position;
+use rand::{Rng, SeedableRng};
 use serde_json::Value;
 
 /// A running `dakon serve`, stopped when dropped.
@@ -108,4 +110,26 @@ pub fn dakon_error(args: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_dakon")).args(args).output().expect("dakon runs");
     assert_eq!(out.status.code(), Some(2), "dakon {args:?} refuses its input");
     String::from_utf8_lossy(&out.stderr).trim().trim_start_matches("dakon: ").to_string()
+}
+
+/// `count` distinct positions from random games on the 5 x 5 and 6 x 6 boards (`seed` fixes
+/// them), from the opening to the end of the game.
+pub fn game_positions(count: usize, seed: u64) -> Vec<String> {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut positions: Vec<String> = Vec::new();
+    while positions.len() < count {
+        let holes = 5 + positions.len() % 2;
+        let mut p = Position::start(holes, holes as u32).unwrap();
+        for _ in 0..rng.gen_range(0..40) {
+            let legal = p.legal_holes();
+            if legal.is_empty() {
+                break;
+            }
+            p = p.play_hole(legal[rng.gen_range(0..legal.len())]).unwrap().0;
+        }
+        if !positions.contains(&p.to_string()) {
+            positions.push(p.to_string());
+        }
+    }
+    positions
 }

@@ -94,16 +94,26 @@ impl<K: Eq + Hash + Clone, V: Clone> Flights<K, V> {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+
     use tokio_util::sync::CancellationToken;
 
-    use super::{Flights, Joined};
+    use super::{Flight, Flights, Joined, Work};
+
+    type Requesters = (Arc<Flight<String>>, Work<String>, Arc<Flight<String>>);
+
+    /// Two requests for the work of `key`: the first starts it, the second shares it.
+    fn two_requests(flights: &Flights<u32, String>, key: u32, root: &CancellationToken) -> Requesters {
+        let Joined::Started { flight: first, work } = flights.join(&key, root) else { panic!("nothing was in flight") };
+        let Joined::Shared(second) = flights.join(&key, root) else { panic!("the first is in flight") };
+        (first, work, second)
+    }
 
     #[tokio::test]
     async fn a_second_request_shares_the_first_ones_answer() {
-        let flights: Flights<u32, String> = Flights::new();
+        let flights = Flights::new();
         let root = CancellationToken::new();
-        let Joined::Started { flight: first, work } = flights.join(&1, &root) else { panic!("nothing was in flight") };
-        let Joined::Shared(second) = flights.join(&1, &root) else { panic!("the first is in flight") };
+        let (first, work, second) = two_requests(&flights, 1, &root);
         assert!(matches!(flights.join(&2, &root), Joined::Started { .. }), "another key is other work");
         flights.finish(&1, &work);
         work.deliver("answer".to_string());
@@ -114,10 +124,9 @@ mod tests {
 
     #[tokio::test]
     async fn work_is_cancelled_when_every_requester_has_gone_or_at_shutdown() {
-        let flights: Flights<u32, String> = Flights::new();
+        let flights = Flights::new();
         let root = CancellationToken::new();
-        let Joined::Started { flight: first, work } = flights.join(&1, &root) else { panic!("nothing was in flight") };
-        let Joined::Shared(second) = flights.join(&1, &root) else { panic!("the first is in flight") };
+        let (first, work, second) = two_requests(&flights, 1, &root);
         drop(first);
         assert!(!work.cancelled.is_cancelled(), "one requester still waits");
         drop(second);
