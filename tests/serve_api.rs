@@ -106,6 +106,30 @@ fn a_time_limit_above_the_cap_is_clamped_and_a_cut_search_gives_bounds_around_th
 }
 
 #[test]
+fn endgame_tables_are_used_once_built_and_a_damaged_one_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().to_str().unwrap();
+    for (holes, seeds) in [("3", "6"), ("2", "8")] {
+        dakon_json(&["tables", "build", "--holes", holes, "--max-seeds", seeds, "--tables-dir", tables, "--json"]);
+    }
+    let damaged = dir.path().join("dakon-2-k8.dkt");
+    let mut bytes = std::fs::read(&damaged).unwrap();
+    let last = bytes.len() - 6;
+    bytes[last] ^= 1;
+    std::fs::write(&damaged, &bytes).unwrap();
+
+    let server = Server::start(&["--tables-dir", tables]);
+    let position = "1,0,2/0,1,1 3/4 0";
+    let answer = server.analyse(position, &[]);
+    assert_eq!((answer.status, &answer.json["tables"]), (200, &Value::Bool(true)), "{}", answer.json);
+    assert_eq!(answer.json["moves"], dakon_json(&["best", position, "--json", "--tables-dir", tables])["moves"]);
+    let broken = server.analyse("1,0/0,1 0/0 0", &[]);
+    assert_eq!(broken.status, 500);
+    assert!(broken.json["error"].as_str().unwrap().contains("dakon-2-k8.dkt: corrupt table"), "{}", broken.json);
+    assert_eq!(server.analyse(position, &[]).json["cached"], true, "the other board goes on");
+}
+
+#[test]
 fn play_tells_what_happened_as_play_json_does() {
     let server = Server::start(&[]);
     for (position, hole) in [("start", "7"), ("start", "13"), ("1,1,2,0,1/0,0,0,0,3 0/0 0", "9"), ("0,0,0/0,0,1 5/5 0", "5")] {

@@ -24,12 +24,15 @@ pub struct Answer {
 }
 
 impl Server {
-    /// Starts `dakon serve` on a free port of 127.0.0.1 without endgame tables, with `args`
-    /// added, and waits for it to print where it listens.
+    /// Starts `dakon serve` on a free port of 127.0.0.1 with `args` added (without endgame
+    /// tables unless they give `--tables-dir`), and waits for it to print where it listens.
     pub fn start(args: &[&str]) -> Server {
+        let tables = if args.contains(&"--tables-dir") { None } else { Some("--no-tables") };
         let mut child = Command::new(env!("CARGO_BIN_EXE_dakon"))
-            .args(["serve", "--bind", "127.0.0.1:0", "--no-tables", "--json"])
+            .args(["serve", "--bind", "127.0.0.1:0", "--json"])
+            .args(tables)
             .args(args)
+            .env_remove("DAKON_TABLES")
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
