@@ -257,6 +257,12 @@ async fn a_player_uses_the_analysis_board_in_a_real_browser() {
     wait_until(&client, "its values", SOLVED).await;
     assert_eq!(valued_holes(&client).await, vec![4, 5, 6, 7]);
 
+    // A link with a position the server refuses opens the start and says why.
+    client.goto(&format!("{}?position=1,2/3%200/0%200", server.url)).await.unwrap();
+    wait_until(&client, "the refused link", "return !document.querySelector('#error').hidden").await;
+    assert!(text_of(&client, "#error").await.contains("column 1: both rows must have the same length"));
+    wait_until(&client, "the start instead", &format!("return document.querySelector('#position-output').value === '{start}'")).await;
+
     // A phone-sized screen: the whole board fits the width.
     client.goto(&format!("{}?position=start", server.url)).await.unwrap();
     client.set_window_size(390, 844).await.unwrap();

@@ -461,7 +461,13 @@ function setUp() {
   const first = {};
   for (const name of ["position", "holes", "seeds"]) if (params.has(name)) first[name] = params.get(name);
   if (!first.position) first.position = "start";
-  open(first).then((opened) => opened || open({ position: "start" }));
+  open(first).then(async (opened) => {
+    if (opened) return;
+    // A link whose position the server refuses opens the start, and says why.
+    const refused = $("error").textContent;
+    await open({ position: "start" });
+    showError(`The position in the link was refused: ${refused}`);
+  });
 }
 
 function onKey(event) {
