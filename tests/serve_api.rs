@@ -191,21 +191,61 @@ fn every_kind_of_bad_input_is_refused_with_a_message_that_says_what_and_where() 
     }
     let refused = [
         ("/api/analyse", vec![], "parameter 'position' is missing"),
-        ("/api/analyse", vec![("position", "start"), ("holes", "12")], "cannot set up the start of 12 holes per row with 12 seeds each: a row must have 1 to 9 holes, found 12"),
-        ("/api/analyse", vec![("position", "start"), ("holes", "9"), ("seeds", "15")], "cannot set up the start of 9 holes per row with 15 seeds each: at most 255 seeds are supported, found 270 (holes and stores together)"),
-        ("/api/analyse", vec![("position", "start"), ("holes", "seven")], "parameter 'holes': expected a whole number of holes per row, found 'seven'"),
-        ("/api/analyse", vec![("position", "start"), ("seeds", "-1")], "parameter 'seeds': expected a whole number of seeds per hole, found '-1'"),
+        (
+            "/api/analyse",
+            vec![("position", "start"), ("holes", "12")],
+            "cannot set up the start of holes=12, seeds=12: a row must have 1 to 9 holes, found 12",
+        ),
+        (
+            "/api/analyse",
+            vec![("position", "start"), ("holes", "9"), ("seeds", "15")],
+            "cannot set up the start of holes=9, seeds=15: at most 255 seeds are supported, found 270 (holes and stores together)",
+        ),
+        (
+            "/api/analyse",
+            vec![("position", "start"), ("holes", "seven")],
+            "parameter 'holes': expected a whole number of holes per row, found 'seven'",
+        ),
+        (
+            "/api/analyse",
+            vec![("position", "start"), ("seeds", "-1")],
+            "parameter 'seeds': expected a whole number of seeds per hole, found '-1'",
+        ),
         ("/api/analyse", vec![("position", "1,0/0,1 0/0 0"), ("seeds", "3")], "parameter 'seeds' applies only to position=start"),
-        ("/api/analyse", vec![("position", "start"), ("time_limit", "soon")], "parameter 'time_limit': expected a number of seconds, found 'soon'"),
-        ("/api/analyse", vec![("position", "start"), ("time_limit", "-2")], "parameter 'time_limit': expected zero or more seconds (at most 1e19), found '-2'"),
-        ("/api/analyse", vec![("position", "start"), ("time_limit", "NaN")], "parameter 'time_limit': expected zero or more seconds (at most 1e19), found 'NaN'"),
-        ("/api/analyse", vec![("position", "start"), ("time_limit", "1e300")], "parameter 'time_limit': expected zero or more seconds (at most 1e19), found '1e300'"),
+        (
+            "/api/analyse",
+            vec![("position", "start"), ("time_limit", "soon")],
+            "parameter 'time_limit': expected a number of seconds, found 'soon'",
+        ),
+        (
+            "/api/analyse",
+            vec![("position", "start"), ("time_limit", "-2")],
+            "parameter 'time_limit': expected zero or more seconds (at most 1e19), found '-2'",
+        ),
+        (
+            "/api/analyse",
+            vec![("position", "start"), ("time_limit", "NaN")],
+            "parameter 'time_limit': expected zero or more seconds (at most 1e19), found 'NaN'",
+        ),
+        (
+            "/api/analyse",
+            vec![("position", "start"), ("time_limit", "1e300")],
+            "parameter 'time_limit': expected zero or more seconds (at most 1e19), found '1e300'",
+        ),
         ("/api/analyse", vec![("position", "start"), ("rules", "kalah")], "unknown rules 'kalah': this server plays dakon"),
-        ("/api/analyse", vec![("position", "start"), ("depth", "3")], "unknown parameter 'depth': expected position, time_limit, rules, holes, seeds"),
+        (
+            "/api/analyse",
+            vec![("position", "start"), ("depth", "3")],
+            "unknown parameter 'depth': expected position, time_limit, rules, holes, seeds",
+        ),
         ("/api/analyse", vec![("position", "start"), ("position", "start")], "parameter 'position' is given more than once"),
         ("/api/play", vec![("position", "start")], "parameter 'hole' is missing"),
         ("/api/play", vec![("position", "start"), ("hole", "seven")], "parameter 'hole': expected a hole number, found 'seven'"),
-        ("/api/play", vec![("position", "start"), ("hole", "7"), ("time_limit", "1")], "unknown parameter 'time_limit': expected position, hole, rules, holes, seeds"),
+        (
+            "/api/play",
+            vec![("position", "start"), ("hole", "7"), ("time_limit", "1")],
+            "unknown parameter 'time_limit': expected position, hole, rules, holes, seeds",
+        ),
         ("/api/show", vec![("position", "start"), ("hole", "7")], "unknown parameter 'hole': expected position, rules, holes, seeds"),
     ];
     for (path, params, message) in refused {

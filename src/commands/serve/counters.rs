@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub struct Counters {
     /// Searches started.
     pub searches: AtomicU64,
-    /// Searches stopped because every client waiting for them went away.
+    /// Searches stopped early: every client waiting for them went away, or the server stopped.
     pub cancelled: AtomicU64,
     /// Requests that joined an identical search already in flight.
     pub shared: AtomicU64,

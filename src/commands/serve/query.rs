@@ -7,7 +7,7 @@ use dakon_solver::dakon::Position;
 
 use super::api_error::ApiError;
 use super::rule_set::RuleSet;
-use crate::position_arg::parse_position;
+use crate::position_arg::parse_notation;
 use crate::search_args::parse_seconds;
 
 /// The decoded `name=value` pairs of a query string, each name known and given once.
@@ -64,15 +64,18 @@ impl Params {
     /// column), or saying why `holes` and `seeds` are wrong.
     pub fn position(&self) -> Result<Position, ApiError> {
         let text = self.required("position")?;
-        let is_start = text.trim() == "start";
-        if !is_start {
-            if let Some(name) = ["holes", "seeds"].into_iter().find(|name| self.get(name).is_some()) {
+        let holes = self.number("holes", "a whole number of holes per row")?;
+        let seeds = self.number("seeds", "a whole number of seeds per hole")?;
+        if text.trim() != "start" {
+            if let Some(name) = [("holes", holes), ("seeds", seeds)].into_iter().find_map(|(name, given)| given.map(|_| name)) {
                 return Err(ApiError::BadRequest(format!("parameter '{name}' applies only to position=start")));
             }
+            return parse_notation(text).map_err(ApiError::BadRequest);
         }
-        let holes = self.number("holes", "a whole number of holes per row")?.unwrap_or(7);
-        let seeds = self.number("seeds", "a whole number of seeds per hole")?;
-        parse_position(text, holes as usize, seeds).map_err(|e| ApiError::BadRequest(e.to_string()))
+        let holes = holes.unwrap_or(7);
+        let seeds = seeds.unwrap_or(holes);
+        Position::start(holes as usize, seeds)
+            .map_err(|e| ApiError::BadRequest(format!("cannot set up the start of holes={holes}, seeds={seeds}: {e}")))
     }
 
     /// `hole`: the number of the hole to play.
@@ -187,6 +190,9 @@ mod tests {
         assert!(
             message("position=1,0/0+0/0+0").starts_with("invalid position '1,0/0 0/0 0': column 1: both rows must have the same length")
         );
-        assert!(message("position=start&holes=12").starts_with("cannot set up the start of 12 holes per row"));
+        assert_eq!(
+            message("position=start&holes=12"),
+            "cannot set up the start of holes=12, seeds=12: a row must have 1 to 9 holes, found 12"
+        );
     }
 }
