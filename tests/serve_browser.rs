@@ -257,6 +257,18 @@ async fn a_player_uses_the_analysis_board_in_a_real_browser() {
     wait_until(&client, "its values", SOLVED).await;
     assert_eq!(valued_holes(&client).await, vec![4, 5, 6, 7]);
 
+    // A long search (the 7 x 4 start takes seconds) stopped by its button: the page shows the
+    // bounds proven so far, and the server stopped the search the page walked away from.
+    client.find(Locator::Css("#holes")).await.unwrap().select_by_value("7").await.unwrap();
+    seeds.clear().await.unwrap();
+    seeds.send_keys("4").await.unwrap();
+    client.find(Locator::Css("#new-game button")).await.unwrap().click().await.unwrap();
+    wait_until(&client, "the search of the 7 x 4 start", "return !document.querySelector('#stop').hidden").await;
+    client.find(Locator::Css("#stop")).await.unwrap().click().await.unwrap();
+    wait_until(&client, "the stopped search", "return document.querySelector('#search-status').textContent.startsWith('Stopped')").await;
+    assert!(!client.find_all(Locator::Css(".move-value.bounds")).await.unwrap().is_empty(), "bounds, not values");
+    server.wait_for("the server to stop the search", Duration::from_secs(10), |s| s["counts"]["cancelled"].as_u64() >= Some(1));
+
     // A link with a position the server refuses opens the start and says why.
     client.goto(&format!("{}?position=1,2/3%200/0%200", server.url)).await.unwrap();
     wait_until(&client, "the refused link", "return !document.querySelector('#error').hidden").await;
