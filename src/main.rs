@@ -5,6 +5,7 @@ mod commands;
 mod line;
 mod position_arg;
 mod ranked_moves;
+mod records_file;
 mod search_args;
 mod spinner;
 mod table_memory;
