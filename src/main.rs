@@ -5,6 +5,7 @@ mod cli_error;
 mod commands;
 mod line;
 mod position_arg;
+mod ranked_moves;
 mod records_file;
 mod search_args;
 mod spinner;
@@ -28,7 +29,8 @@ use clap::{Parser, Subcommand};
   dakon play --holes 5 start 9 --json       one JSON object per move
   dakon perft start 6                       leaf counts of the move tree to depth 6
   dakon solve start --certificate 7x7.dkc   the value and a proof certificate of it
-  dakon check 7x7.dkc                       check it with the independent checker")]
+  dakon check 7x7.dkc                       check it with the independent checker
+  dakon serve                               an analysis board at http://127.0.0.1:8080/")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -46,6 +48,7 @@ enum Command {
     Verify(commands::verify::Args),
     Batch(commands::batch::Args),
     Check(commands::check::Args),
+    Serve(commands::serve::Args),
 }
 
 fn main() {
@@ -60,6 +63,7 @@ fn main() {
         Command::Verify(args) => commands::verify::run(args),
         Command::Batch(args) => commands::batch::run(args),
         Command::Check(args) => std::process::exit(commands::check::run(args)),
+        Command::Serve(args) => commands::serve::run(args),
     };
     if let Err(error) = result {
         eprintln!("dakon: {error}");

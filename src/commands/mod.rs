@@ -5,6 +5,7 @@ pub mod best;
 pub mod check;
 pub mod perft;
 pub mod play;
+pub mod serve;
 pub mod show;
 pub mod solve;
 pub mod tables;

@@ -38,7 +38,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
     Ok(())
 }
 
-fn json(hole: usize, next: &Position, outcome: &Outcome) -> serde_json::Value {
+/// One move as `play --json` writes it (and the server's `/api/play` sends it): the hole, the
+/// position reached and what happened.
+pub fn json(hole: usize, next: &Position, outcome: &Outcome) -> serde_json::Value {
     serde_json::json!({
         "hole": hole,
         "position": next.to_string(),

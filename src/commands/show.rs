@@ -22,20 +22,29 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), CliError> {
     let position = args.position.position()?;
     if args.json {
-        let value = serde_json::json!({
-            "position": position.to_string(),
-            "holes": position.holes(),
-            "board": position.holes_in_notation_order(),
-            "stores": [position.store(Player::Zero), position.store(Player::One)],
-            "to_move": position.mover().number(),
-            "legal_moves": position.legal_holes(),
-            "game_over": position.is_over(),
-        });
-        println!("{value}");
+        println!("{}", json(&position));
     } else {
         print!("{}", draw(&position));
     }
     Ok(())
+}
+
+/// The position as `show --json` writes it (and the server sends it): the notation, the
+/// holes in notation order and as the two rows of the picture, the stores indexed by player
+/// (`[S0, S1]`), who moves, the legal holes and whether the game is over.
+pub fn json(position: &Position) -> serde_json::Value {
+    let board = position.holes_in_notation_order();
+    let (top, bottom) = board.split_at(position.holes());
+    serde_json::json!({
+        "position": position.to_string(),
+        "holes": position.holes(),
+        "board": board,
+        "rows": {"top": top, "bottom": bottom},
+        "stores": [position.store(Player::Zero), position.store(Player::One)],
+        "to_move": position.mover().number(),
+        "legal_moves": position.legal_holes(),
+        "game_over": position.is_over(),
+    })
 }
 
 /// The board as in the rules' picture: player 1's row on top, stores at the ends.

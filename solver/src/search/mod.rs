@@ -287,18 +287,43 @@ impl<R: Rules> Solver<R> {
     /// played), best first, ties by move. Moves a limit stopped keep the bounds proven so far.
     pub fn analyse_moves(&self, pos: &R::Position, limits: &Limits) -> Vec<MoveValue> {
         let budget = Budget::new(limits);
-        let mut values: Vec<MoveValue> = Vec::new();
-        for &mv in self.rules.legal_moves(pos).as_slice() {
-            let step = self.rules.play(pos, mv);
-            let k = self.rules.seeds_on_board(&step.next) as i32;
-            let sign = if step.same_mover { 1 } else { -1 };
-            // Solve the child as `solve` would: first ask whether its mover takes every seed.
-            let child = narrow(self, &step.next, Bracket::seeds(k), k, &budget, None);
-            let (a, b) = (step.gain + sign * child.lower, step.gain + sign * child.upper);
-            let (lower, upper) = (a.min(b), a.max(b));
-            values.push(MoveValue { mv, lower, upper });
-        }
+        let mut values: Vec<MoveValue> =
+            self.rules.legal_moves(pos).as_slice().iter().map(|&mv| self.value_move(pos, mv, &budget)).collect();
         values.sort_by_key(|m| (Reverse(m.lower), Reverse(m.upper), m.mv));
         values
+    }
+
+    /// The value of the legal move `mv` of `pos` alone (as [`Solver::analyse_moves`] values
+    /// each move), within its own `limits`: for callers that choose the order of the moves
+    /// and how to share time between them. Bounds proven by earlier calls stay in the table,
+    /// so calling again with more time goes on from there.
+    ///
+    /// ```
+    /// use dakon_solver::dakon::{Dakon, Position};
+    /// use dakon_solver::search::{Config, Limits, Solver};
+    ///
+    /// let solver = Solver::new(Dakon::new(3).unwrap(), Config { threads: 1, tt_bytes: 1 << 20 }, None);
+    /// let start = Position::start(3, 3).unwrap();
+    /// let all = solver.analyse_moves(&start, &Limits::default());
+    /// for m in &all {
+    ///     assert_eq!(&solver.analyse_move(&start, m.mv, &Limits::default()), m);
+    /// }
+    /// ```
+    ///
+    /// # Panics
+    /// May panic, or return nonsense, if `mv` is not a legal move of `pos`.
+    pub fn analyse_move(&self, pos: &R::Position, mv: u8, limits: &Limits) -> MoveValue {
+        self.value_move(pos, mv, &Budget::new(limits))
+    }
+
+    /// The bounds of move `mv` of `pos` proven within `budget`.
+    fn value_move(&self, pos: &R::Position, mv: u8, budget: &Budget) -> MoveValue {
+        let step = self.rules.play(pos, mv);
+        let k = self.rules.seeds_on_board(&step.next) as i32;
+        let sign = if step.same_mover { 1 } else { -1 };
+        // Solve the child as `solve` would: first ask whether its mover takes every seed.
+        let child = narrow(self, &step.next, Bracket::seeds(k), k, budget, None);
+        let (a, b) = (step.gain + sign * child.lower, step.gain + sign * child.upper);
+        MoveValue { mv, lower: a.min(b), upper: a.max(b) }
     }
 }
