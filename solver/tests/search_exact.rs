@@ -154,6 +154,11 @@ fn the_turn_bound_is_proven_and_changes_nothing_but_the_work() {
     let b = unbounded.solve_with(&start, &Limits::default(), SolveOptions::default());
     assert_eq!((a.lower, a.upper, b.lower, b.upper), (-60, -60, -60, -60));
     assert!(a.nodes < b.nodes, "the bound saves work: {} vs {} nodes", a.nodes, b.nodes);
+    // The bottom test, asked move by move, gives the same value on 2 threads and a tiny table.
+    for (threads, tt_bytes) in [(2, 1 << 24), (1, 1 << 10), (2, 1 << 10)] {
+        let s = solver(5, threads, tt_bytes).solve(&start, &Limits::default());
+        assert_eq!((s.lower, s.upper), (-60, -60), "{threads} threads, {tt_bytes} bytes");
+    }
 }
 
 #[test]

@@ -294,23 +294,48 @@ impl<R: Rules> Solver<R> {
     /// [`Solver::at_least`] with the work it took.
     pub fn prove_at_least(&self, pos: &R::Position, bound: i32, limits: &Limits) -> AtLeast {
         let budget = Budget::new(limits);
-        let holds = if self.rules.legal_moves(pos).is_empty() {
-            Some(self.rules.terminal_gain(pos) >= bound)
-        } else {
-            let k = self.rules.seeds_on_board(pos) as i32;
-            if bound <= -k || bound > k {
-                Some(bound <= -k)
-            } else {
-                // Whether the mover takes every seed is cheap to settle and often true in
-                // sowing games (see `driver`); its fail-soft answer may already decide.
-                let top = if bound < k { null_window(self, pos, k, &budget) } else { None };
-                match top {
-                    Some((value, _)) if value >= k || value < bound => Some(value >= bound),
-                    _ => null_window(self, pos, bound, &budget).map(|(value, _)| value >= bound),
-                }
-            }
-        };
+        let holds = self.holds(pos, bound, &budget);
         AtLeast { holds, nodes: budget.nodes(), elapsed: budget.started().elapsed() }
+    }
+
+    /// Whether the future gain of `pos` is at least `bound` (`None`: the budget ran out).
+    fn holds(&self, pos: &R::Position, bound: i32, budget: &Budget) -> Option<bool> {
+        if self.rules.legal_moves(pos).is_empty() {
+            return Some(self.rules.terminal_gain(pos) >= bound);
+        }
+        let k = self.rules.seeds_on_board(pos) as i32;
+        if bound <= -k || bound > k {
+            return Some(bound <= -k);
+        }
+        // Whether the mover takes every seed is cheap to settle and often true in sowing
+        // games (see `driver`); its fail-soft answer may already decide.
+        let top = if bound < k { null_window(self, pos, k, budget) } else { None };
+        match top {
+            Some((value, _)) if value >= k || value < bound => Some(value >= bound),
+            _ => null_window(self, pos, bound, budget).map(|(value, _)| value >= bound),
+        }
+    }
+
+    /// Whether the future gain of `pos` is at least `target`, one move at a time: each child
+    /// is asked with [`Solver::holds`], so that a child whose mover takes every seed left is
+    /// settled by that cheap test, where a null window over the whole position asks each
+    /// child only the weaker question and may search far longer for it. Answers as
+    /// [`null_window`] does, with the fail-soft values `target` and `target - 1`.
+    pub(crate) fn move_by_move(&self, pos: &R::Position, target: i32, budget: &Budget) -> Option<(i32, Option<u8>)> {
+        for &mv in self.rules.legal_moves(pos).as_slice() {
+            let step = self.rules.play(pos, mv);
+            // The move reaches `target` iff the child's future gain is at least `target - gain`
+            // (same mover), or below `gain - target + 1` (the opponent moves).
+            let reaches = if step.same_mover {
+                self.holds(&step.next, target - step.gain, budget)?
+            } else {
+                !self.holds(&step.next, step.gain - target + 1, budget)?
+            };
+            if reaches {
+                return Some((target, Some(mv)));
+            }
+        }
+        Some((target - 1, None))
     }
 
     /// The value of every legal move of `pos` (the future gain of `pos` if that move is
