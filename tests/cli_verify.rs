@@ -281,6 +281,49 @@ fn resume_after_ctrl_c_keeps_the_boards_decided_and_does_the_rest() {
 }
 
 #[test]
+fn resume_keeps_the_intersection_of_the_earlier_and_the_new_bounds() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("atlas.md");
+    let records = dir.path().join("atlas.jsonl");
+    let run =
+        || dakon(&["verify", "--holes", "9", "--seeds", "3", "--opening-only", "--json", "--out", report.to_str().unwrap(), "--resume"]);
+    assert!(run().status.success());
+    let alone = read_lines(&records).remove(0);
+    assert_eq!((alone["lower"].as_i64(), alone["upper"].as_i64()), (Some(42), Some(54)), "the opening turn alone: {alone}");
+    // An earlier search cut short had proved [30, 53] (9 x 3 is +52): the new record keeps
+    // the opening turn's 42 and the earlier 53.
+    let earlier = serde_json::to_string(&alone).unwrap().replace("\"lower\":42", "\"lower\":30").replace("\"upper\":54", "\"upper\":53");
+    let earlier = earlier.replace("\"interrupted\":false", "\"interrupted\":true");
+    std::fs::write(&records, earlier + "\n").unwrap();
+    let output = run();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let after = read_lines(&records);
+    assert_eq!(after.len(), 1, "one record per board");
+    assert_eq!(
+        (after[0]["lower"].as_i64(), after[0]["upper"].as_i64(), &after[0]["first_player"]),
+        (Some(42), Some(53), &Value::from("win"))
+    );
+    assert_eq!(json_lines(&output), after);
+    // An earlier record that contradicts the new proof is not of this board: refused, and
+    // replaced by the new record.
+    let wrong = serde_json::to_string(&after[0]).unwrap().replace("\"lower\":42", "\"lower\":-54").replace("\"upper\":53", "\"upper\":0");
+    let wrong =
+        wrong.replace("\"first_player\":\"win\"", "\"first_player\":\"unknown\"").replace("\"interrupted\":false", "\"interrupted\":true");
+    std::fs::write(&records, wrong + "\n").unwrap();
+    let output = run();
+    assert_eq!(output.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&output.stderr);
+    assert!(message.contains("board 9x3: the earlier record proves [-54, 0], this run [42, 54]"), "{message}");
+    let last = read_lines(&records).pop().unwrap();
+    assert_eq!(
+        (last["lower"].as_i64(), last["upper"].as_i64()),
+        (Some(42), Some(54)),
+        "the last record, which a resume reads, is the new one"
+    );
+    assert!(run().status.success(), "and the next resume goes on from it");
+}
+
+#[test]
 fn resume_refuses_records_of_other_boards() {
     let dir = tempfile::tempdir().unwrap();
     let report = dir.path().join("atlas.md");

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use dakon_solver::dakon::{Dakon, Key, Player, Position};
 use dakon_solver::oracle::Oracle;
 use dakon_solver::rules::Rules;
-use dakon_solver::search::{Config, Limits, Solver};
+use dakon_solver::search::{Config, Limits, SolveOptions, Solver};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -132,6 +132,36 @@ fn value_does_not_depend_on_threads_or_table_size() {
 }
 
 #[test]
+fn the_turn_bound_is_proven_and_changes_nothing_but_the_work() {
+    let mut rng = ChaCha8Rng::seed_from_u64(6);
+    for holes in [3, 5, 7] {
+        let mut reference = Minimax::new(holes);
+        let solver = solver(holes, 1, 1 << 16);
+        for _ in 0..200 {
+            let pos = random_position(&mut rng, holes, 14);
+            let want = reference.value(&pos);
+            assert!(solver.turn_bound(&pos).is_none_or(|bound| bound <= want), "{pos}");
+            let unbounded = solver.solve_with(&pos, &Limits::default(), SolveOptions::default());
+            assert_eq!((unbounded.lower, unbounded.upper), (want, want), "{pos}");
+        }
+    }
+    // 5 x 9: the value (-60) is the first player's best turn's bound, the second player
+    // taking every seed left; starting from it saves most of the work.
+    let start = Position::start(5, 9).unwrap();
+    let (bounded, unbounded) = (solver(5, 1, 1 << 24), solver(5, 1, 1 << 24));
+    assert_eq!(bounded.turn_bound(&start), Some(-60));
+    let a = bounded.solve(&start, &Limits::default());
+    let b = unbounded.solve_with(&start, &Limits::default(), SolveOptions::default());
+    assert_eq!((a.lower, a.upper, b.lower, b.upper), (-60, -60, -60, -60));
+    assert!(a.nodes < b.nodes, "the bound saves work: {} vs {} nodes", a.nodes, b.nodes);
+    // The bottom test, asked move by move, gives the same value on 2 threads and a tiny table.
+    for (threads, tt_bytes) in [(2, 1 << 24), (1, 1 << 10), (2, 1 << 10)] {
+        let s = solver(5, threads, tt_bytes).solve(&start, &Limits::default());
+        assert_eq!((s.lower, s.upper), (-60, -60), "{threads} threads, {tt_bytes} bytes");
+    }
+}
+
+#[test]
 fn a_finished_game_solves_to_its_final_difference_without_a_move() {
     let solver = solver(2, 1, 1 << 12);
     for text in ["0,0/0,0 6/6 0", "0,0,0/0,0,0 1/2 1", "3,1/0,0 2/5 0"] {
@@ -197,8 +227,9 @@ fn a_stopped_search_returns_proven_bounds() {
         assert_eq!(moves.len(), 5);
     }
     let stop = Arc::new(std::sync::atomic::AtomicBool::new(true));
-    let s = solver(5, 1, 1 << 20).solve(&pos, &Limits { stop: Some(stop.clone()), ..Limits::default() });
-    assert_eq!((s.lower, s.upper), (-50, 50), "a raised stop flag proves nothing new");
+    let stopped = solver(5, 1, 1 << 20);
+    let s = stopped.solve(&pos, &Limits { stop: Some(stop.clone()), ..Limits::default() });
+    assert_eq!((s.lower, s.upper), (stopped.turn_bound(&pos).unwrap(), 50), "a raised stop flag proves nothing beyond the best turn");
     assert_eq!(solver(5, 1, 1 << 20).at_least(&pos, 1, &Limits { stop: Some(stop), ..Limits::default() }), None);
 }
 

@@ -58,7 +58,8 @@ use dakon_solver::search::Limits;
 
 With --out FILE.md, each board's record is also written to FILE.jsonl (one JSON object per
 line, as --json prints it) the moment the board is done; --resume reads it back, keeps every
-board already decided (exact, or done with at least this --budget) and searches the rest.
+board already decided (exact, or done with at least this --budget) and searches the rest; a
+board searched again keeps the tighter of its earlier and new bounds (both are proven).
 The report and the picture are rewritten from all the boards after each one. With
 --certificates, a board kept by --resume keeps its certificate if its file is still in DIR;
 a board without one is searched again.
@@ -135,16 +136,19 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
     let records = args.out.as_deref().map(resume::records_path).transpose()?;
     let budget = (!args.opening_only).then_some(args.budget);
-    let mut kept = match &records {
-        Some(path) if args.resume => resume::decided_rows(path, &boards, budget)?,
+    let earlier = match &records {
+        Some(path) if args.resume => resume::earlier_rows(path, &boards)?,
         _ => Vec::new(),
     };
-    if let Some(dir) = &args.certificate {
-        kept.retain(|row| certificate::kept(row, dir));
-    }
     if let Some(path) = &records {
-        resume::rewrite(path, &kept)?;
+        resume::rewrite(path, &earlier)?;
     }
+    let kept: Vec<Row> = earlier
+        .iter()
+        .filter(|row| resume::decided(row, budget))
+        .filter(|row| args.certificate.as_ref().is_none_or(|dir| certificate::kept(row, dir)))
+        .cloned()
+        .collect();
     let search = SearchArgs { threads: args.threads, tt_mb: args.tt_mb, time_limit: Some(args.budget), node_limit: None };
     let (config, limits) = (search.config(), search.limits());
     let progress = progress_bar(boards.len());
@@ -168,16 +172,28 @@ pub fn run(args: Args) -> Result<(), CliError> {
         if interrupt_flag().load(Ordering::Relaxed) {
             break;
         }
-        let row = verify_board(board, &args, &config, &limits, &progress)?;
+        let mut row = verify_board(board, &args, &config, &limits, &progress)?;
+        // Both runs' bounds are proven: the value lies in their intersection.
+        let contradiction = earlier.iter().find(|r| r.board == board).and_then(|old| row.keep_earlier_bounds(old).err());
         print(&mut stdout, &row)?;
         if let Some(path) = &records {
             append_record(path, &row)?;
+        }
+        if let Some(why) = contradiction {
+            return Err(CliError::Input(format!(
+                "--resume: {why}; the earlier record is not of this board under these rules (this run's record replaces it)"
+            )));
         }
         progress.inc(1);
         rows.push(row);
         write_outputs(&args, &boards, &rows, config.threads, false)?;
     }
     progress.finish_and_clear();
+    if let Some(path) = &records {
+        // One record per board again: this run's, then the earlier ones not searched again.
+        let untouched = earlier.into_iter().filter(|old| !rows.iter().any(|r| r.board == old.board));
+        resume::rewrite(path, &rows.iter().cloned().chain(untouched).collect::<Vec<_>>())?;
+    }
     let finished = rows.len() == boards.len() && !rows.iter().any(|r| r.interrupted);
     write_outputs(&args, &boards, &rows, config.threads, finished)?;
     let problems: Vec<String> = rows.iter().filter_map(certificate::problem).collect();

@@ -117,6 +117,29 @@ impl Row {
         self.lower == self.upper
     }
 
+    /// Narrows the bounds to those an earlier run proved as well (both are proven, so the
+    /// value lies in their intersection); a result decided only by the earlier bounds rests
+    /// on a [`Proof::SearchBound`].
+    ///
+    /// # Errors
+    /// Both ranges, if they do not meet (then the row is left as it was).
+    pub fn keep_earlier_bounds(&mut self, earlier: &Row) -> Result<(), String> {
+        let (lower, upper) = (self.lower.max(earlier.lower), self.upper.min(earlier.upper));
+        if lower > upper {
+            return Err(format!(
+                "board {}x{}: the earlier record proves [{}, {}], this run [{}, {}]; they do not meet",
+                self.board.holes, self.board.seeds, earlier.lower, earlier.upper, self.lower, self.upper
+            ));
+        }
+        let was_exact = self.exact();
+        (self.lower, self.upper) = (lower, upper);
+        let decides = lower > 0 || upper < 0 || self.exact();
+        if (self.proof == Proof::Unproven && decides) || (self.exact() && !was_exact) {
+            self.proof = Proof::SearchBound;
+        }
+        Ok(())
+    }
+
     /// The first player's result: `win`, `draw`, `loss`, or `unknown` while the bounds
     /// straddle zero.
     pub fn verdict(&self) -> &'static str {
@@ -234,5 +257,54 @@ fn optimal_turn(solver: &Solver<Dakon>, start: &Position, solution: &Solution, l
             return Some(moves);
         }
         position = next;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(lower: i32, upper: i32, proof: Proof) -> Row {
+        Row {
+            board: Board { holes: 8, seeds: 14 },
+            lower,
+            upper,
+            proof,
+            opening: None,
+            opening_optimal: false,
+            turn_proof: TurnProof { turn: None, lower: -180, nodes: 10, complete: true },
+            nodes: 5,
+            seconds: 1.0,
+            budget: Some(60.0),
+            tables: false,
+            interrupted: false,
+        }
+    }
+
+    #[test]
+    fn a_resumed_row_keeps_the_intersection_of_both_runs_bounds() {
+        let mut new = row(-180, 214, Proof::Unproven);
+        new.keep_earlier_bounds(&row(-170, 72, Proof::Unproven)).unwrap();
+        assert_eq!((new.lower, new.upper, new.proof), (-170, 72, Proof::Unproven));
+        // The earlier upper bound decides the result: the first player loses.
+        let mut new = row(-180, 214, Proof::Unproven);
+        new.keep_earlier_bounds(&row(-180, -8, Proof::SearchBound)).unwrap();
+        assert_eq!((new.lower, new.upper, new.proof, new.verdict()), (-180, -8, Proof::SearchBound, "loss"));
+        // Together they close the range.
+        let mut new = row(-180, -100, Proof::SearchBound);
+        new.keep_earlier_bounds(&row(-200, -180, Proof::SearchBound)).unwrap();
+        assert!(new.exact() && new.lower == -180 && new.proof == Proof::SearchBound);
+        // A looser earlier record changes nothing, an exact new one stays an exact search.
+        let mut new = row(-180, -180, Proof::ExactSearch);
+        new.keep_earlier_bounds(&row(-224, 224, Proof::Unproven)).unwrap();
+        assert_eq!((new.lower, new.upper, new.proof), (-180, -180, Proof::ExactSearch));
+    }
+
+    #[test]
+    fn bounds_that_do_not_meet_are_refused_and_the_row_kept() {
+        let mut new = row(-180, 72, Proof::Unproven);
+        let why = new.keep_earlier_bounds(&row(80, 100, Proof::SearchBound)).unwrap_err();
+        assert!(why.contains("8x14") && why.contains("[80, 100]") && why.contains("[-180, 72]"), "{why}");
+        assert_eq!((new.lower, new.upper), (-180, 72));
     }
 }

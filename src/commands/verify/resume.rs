@@ -24,18 +24,18 @@ pub fn records_path(report: &Path) -> Result<PathBuf, CliError> {
 
 /// Whether a row read back needs no new search under a run with search budget `budget`
 /// (`None`: opening turns only): it is exact, or it finished a budget at least as large.
-fn decided(row: &Row, budget: Option<f64>) -> bool {
+pub fn decided(row: &Row, budget: Option<f64>) -> bool {
     row.exact() || (!row.interrupted && row.budget.unwrap_or(0.0) >= budget.unwrap_or(0.0))
 }
 
-/// The rows of the records file `path` that this run keeps, in file order (a board recorded
-/// twice keeps its last record). An unfinished last line is cut off; a missing file keeps
-/// nothing.
+/// The rows of the records file `path`, in file order (a board recorded twice keeps its last
+/// record): the [`decided`] ones are kept, the others searched again within their proven
+/// bounds. An unfinished last line is cut off; a missing file has no rows.
 ///
 /// # Errors
 /// [`CliError::Failure`] if the file cannot be read; [`CliError::Input`] naming the line if
 /// a line is not a record or records a board this run does not ask for.
-pub fn decided_rows(path: &Path, boards: &[Board], budget: Option<f64>) -> Result<Vec<Row>, CliError> {
+pub fn earlier_rows(path: &Path, boards: &[Board]) -> Result<Vec<Row>, CliError> {
     let Some(bytes) = complete_lines(path)? else { return Ok(Vec::new()) };
     let mut rows: Vec<Row> = Vec::new();
     for (number, raw) in numbered_lines(&bytes) {
@@ -50,12 +50,11 @@ pub fn decided_rows(path: &Path, boards: &[Board], budget: Option<f64>) -> Resul
         rows.retain(|r| r.board != row.board);
         rows.push(row);
     }
-    rows.retain(|row| decided(row, budget));
     Ok(rows)
 }
 
-/// Rewrites the records file `path` with `rows` alone (records of boards to be searched again
-/// are dropped), through a temporary file so that a crash leaves the old or the new file.
+/// Rewrites the records file `path` with `rows` alone, one record per board, through a
+/// temporary file so that a crash leaves the old or the new file.
 ///
 /// # Errors
 /// [`CliError::Failure`] if the file cannot be written.
