@@ -278,6 +278,7 @@ mod tests {
             budget: Some(60.0),
             tables: false,
             interrupted: false,
+            certificate: None,
         }
     }
 
