@@ -104,7 +104,7 @@ impl TableFile {
         if header.parameters != rules.parameters() {
             return Err(mismatch(
                 path,
-                "parameters (dakon: holes per row)",
+                "rules parameters (holes per row)",
                 format!("{:?}", rules.parameters()),
                 format!("{:?}", header.parameters),
             ));
