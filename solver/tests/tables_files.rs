@@ -105,7 +105,7 @@ fn wrong_version_board_and_tier_are_refused() {
 
     let four = Dakon::new(4).unwrap();
     let error = TableFile::open(&four, &path, 5).unwrap_err();
-    assert_eq!(error.to_string(), format!("{}: header says parameters (dakon: holes per row) [3], expected [4]", path.display()));
+    assert_eq!(error.to_string(), format!("{}: header says rules parameters (holes per row) [3], expected [4]", path.display()));
 
     let error = TableFile::open(&rules, &path, 4).unwrap_err();
     assert_eq!(error.to_string(), format!("{}: header says tier (seeds on the board) 5, expected 4", path.display()));
