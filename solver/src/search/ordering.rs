@@ -2,7 +2,7 @@
 //!
 //! The order is: the move the transposition table remembers, then extra moves (they keep the
 //! turn, and the mover usually gains from the moves that follow), then by seeds gained
-//! (captures and seeds sown into the store), then by sowing order.
+//! (captures and seeds sown into the store), then in the order of the rules' move list.
 //!
 //! Measured (nodes to solve 30 random 6 x 6 middle games): gains before extra moves needs 3
 //! times the nodes, and preferring holes nearer the store among equals 3.4 times; without
