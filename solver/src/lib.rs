@@ -80,6 +80,7 @@
 //! - [`kalah`]: the Kalah rules on the same board ([`kalah::Kalah`], both capture rules).
 //! - [`composition`]: the perfect index of boards with `k` seeds (rank and unrank).
 //! - [`rules`]: the [`rules::Rules`] trait through which the search and tables see any game.
+//! - [`ruleset`]: Dakon or Kalah chosen at run time ([`ruleset::RuleSet`]), for programs.
 //! - [`perft`]: move-tree leaf counts.
 //! - [`tables`]: endgame tables: the retrograde builder, the file format and the probing oracle.
 //! - [`opening`]: the best single turn, a fast proof of a forced win.
@@ -91,5 +92,6 @@ pub mod opening;
 pub mod oracle;
 pub mod perft;
 pub mod rules;
+pub mod ruleset;
 pub mod search;
 pub mod tables;
