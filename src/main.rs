@@ -4,6 +4,7 @@ mod cli_error;
 mod commands;
 mod line;
 mod position_arg;
+mod rules_arg;
 mod search_args;
 mod spinner;
 mod table_memory;
@@ -11,20 +12,21 @@ mod tables_arg;
 
 use clap::{Parser, Subcommand};
 
-/// Exact perfect-play solver for Dakon, the Javanese mancala.
+/// Exact perfect-play solver for Dakon, the Javanese mancala, and for Kalah (`--rules kalah`).
 ///
 /// Positions are written `<holes 0..n-1>/<holes n..2n-1> <S1>/<S0> <player to move>`, for
 /// example `7,7,7,7,7,7,7/7,7,7,7,7,7,7 0/0 0` (player 1's row on top, player 0's below,
 /// then the stores S1/S0, then who moves), or `start` for the opening position of
 /// `--holes N --seeds S`. A move is the number of the hole it lifts: 0..n-1 are player 1's
-/// holes, n..2n-1 player 0's.
+/// holes, n..2n-1 player 0's. Both games use the same board and notation.
 #[derive(Parser)]
 #[command(name = "dakon", version, propagate_version = true)]
 #[command(after_help = "Examples:
   dakon show start                          the standard 7x7 opening
   dakon play start 7 8                      play hole 7, then hole 8 (an extra move)
   dakon play --holes 5 start 9 --json       one JSON object per move
-  dakon perft start 6                       leaf counts of the move tree to depth 6")]
+  dakon perft start 6                       leaf counts of the move tree to depth 6
+  dakon solve start --rules kalah --holes 6 --seeds 3   Kalah(6,3), exactly")]
 struct Cli {
     #[command(subcommand)]
     command: Command,

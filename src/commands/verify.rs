@@ -10,8 +10,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use dakon_solver::dakon::{Dakon, Position, MAX_HOLES};
+use dakon_solver::dakon::{Position, MAX_HOLES};
 use dakon_solver::rules::Rules;
+use dakon_solver::ruleset::RuleSet;
 use dakon_solver::search::{Config, Solver};
 use dakon_solver::tables::{build_tiers, BuildOptions};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -19,6 +20,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use self::board::{Board, Plan, Row};
 use self::number_list::NumberList;
 use crate::cli_error::CliError;
+use crate::rules_arg::RulesArgs;
 use crate::search_args::{interrupt_flag, SearchArgs};
 use crate::table_memory;
 use crate::tables_arg::{ProbeArgs, TablesArgs};
@@ -40,6 +42,7 @@ use crate::tables_arg::{ProbeArgs, TablesArgs};
   dakon verify --holes 7 --seeds 3,4,5 --json   one JSON object per board per line
   dakon verify --opening-only                   only the opening-turn proofs (instant)
   dakon verify --out results.md                 also write a Markdown report
+  dakon verify --rules kalah --holes 6 --seeds 1..4   Kalah(6,1) to Kalah(6,4)
 
 Replay a reported opening, e.g. holes 9 5 6 on the 5x5 board:
   dakon play start --holes 5 --seeds 5 9 5 6
@@ -67,6 +70,8 @@ pub struct Args {
     /// Most moves the opening-turn search may play per board.
     #[arg(long, default_value_t = 2_000_000, value_name = "N")]
     opening_nodes: u64,
+    #[command(flatten)]
+    rules: RulesArgs,
     /// Search threads [default: all cores].
     #[arg(long, value_name = "T")]
     threads: Option<usize>,
@@ -106,17 +111,17 @@ pub fn run(args: Args) -> Result<(), CliError> {
             break;
         }
         progress.set_message(format!("{}x{}", board.holes, board.seeds));
-        let rules = Dakon::new(board.holes).map_err(|e| CliError::Input(e.to_string()))?;
+        let rules = args.rules.for_holes(board.holes)?;
         if args.build_tables {
             progress.set_message(format!("{}x{}: building endgame tables", board.holes, board.seeds));
-            build_tables_for(board, &args.probe.tables, config.threads)?;
+            build_tables_for(rules, board, &args.probe.tables, config.threads)?;
             progress.set_message(format!("{}x{}", board.holes, board.seeds));
         }
         let oracle = args.probe.open(rules)?;
         let tables = oracle.is_some();
         let config = Config { tt_bytes: table_memory::capped(config.tt_bytes, board.holes, board.total()), ..config.clone() };
         let solver = (!args.opening_only).then(|| Solver::new(rules, config, oracle));
-        let plan = Plan { turn_nodes: args.opening_nodes, search: solver.as_ref().map(|s| (s, &limits)), tables };
+        let plan = Plan { rules, turn_nodes: args.opening_nodes, search: solver.as_ref().map(|s| (s, &limits)), tables };
         let row = board::verify(board, &plan);
         let line = if args.json { report::json(&row) } else { report::table_line(&row) };
         progress.suspend(|| writeln!(stdout, "{line}").and_then(|()| stdout.flush()))?;
@@ -145,6 +150,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
 /// [`CliError::Failure`] if the file cannot be written.
 fn write_report(path: &Path, args: &Args, rows: &[Row], threads: usize, finished: bool) -> Result<(), CliError> {
     let settings = report::Settings {
+        rules: args.rules.rules,
         command: std::env::args().collect::<Vec<_>>().join(" "),
         budget: if args.opening_only { "none (opening turns only)".to_string() } else { format!("{} s", args.budget) },
         threads,
@@ -191,8 +197,7 @@ const BUILD_POSITIONS: u64 = 20_000_000;
 /// # Errors
 /// [`CliError::Failure`] if a table cannot be written or a present one is damaged, or if
 /// Ctrl-C stopped the build.
-fn build_tables_for(board: Board, tables: &TablesArgs, threads: usize) -> Result<(), CliError> {
-    let rules = Dakon::new(board.holes).map_err(|e| CliError::Input(e.to_string()))?;
+fn build_tables_for(rules: RuleSet, board: Board, tables: &TablesArgs, threads: usize) -> Result<(), CliError> {
     let mut positions = 0u64;
     let mut max_seeds = 0;
     for seeds in 1..=board.total().min(i8::MAX as u32) {
