@@ -1,7 +1,7 @@
 //! A Dakon position and the move that changes it: relay sowing, captures, extra moves and the
 //! end sweep.
 
-use super::layout::{self, Lanes, LAYOUTS, MAX_HOLES, STORE_BYTE};
+use super::layout::{self, Lanes, LapEnd, LAYOUTS, MAX_HOLES, STORE_BYTE};
 use super::Player;
 
 /// Most seeds a position may hold, on the board and in the stores together.
@@ -415,17 +415,7 @@ impl Position {
         let mut capture = None;
         let mut extra_move = false;
         let last = loop {
-            // One lap: lift the hole, then `hand / cycle` whole rounds and one seed in each of
-            // the next `hand % cycle` slots, all from tables (whether a lap goes all the way
-            // round is too hard to predict for a branch).
-            let lap = layout.lap[hand & 255];
-            let end = (slot + hand) & 511;
-            let (last, last_byte) = (layout.wrap[end] as usize, layout.end_byte[end] as usize);
-            // Read the landing hole before this lap's sowing, so that the next lap waits only
-            // for this read, not for the sums (see `Lap::landing`).
-            let landed = lanes.get(last_byte).wrapping_add(lap.landing);
-            lanes.sow(&layout.after[slot & 31][lap.rest as usize & 31], slot_byte);
-            lanes.add(&layout.rounds[lap.rounds as usize & 127]);
+            let LapEnd { slot: last, byte: last_byte, landed } = layout.sow_lap(&mut lanes, slot, slot_byte, hand);
             if last_byte == STORE_BYTE {
                 extra_move = true;
                 break last;

@@ -1,14 +1,14 @@
 //! The Kalah move on the shared board: one lap (no relay), then the capture or the extra move,
 //! then the end of the game if either side is empty.
 //!
-//! The lap is the same masked addition as Dakon's (see [`crate::dakon::layout`]): lift the
-//! hole, add one seed to each of the next `hand % (2n + 1)` cycle slots and `hand / (2n + 1)`
-//! seeds to every slot, all from tables. Whether the landing hole was empty before its last
-//! seed is read before the lap's sums are stored (see `Lap::landing`).
+//! The lap is the same masked addition as Dakon's (`Layout::sow_lap`): lift the hole, add one
+//! seed to each of the next `hand % (2n + 1)` cycle slots and `hand / (2n + 1)` seeds to every
+//! slot, all from tables; whether the landing hole was empty before its last seed comes with
+//! it.
 
 use super::outcome::{Capture, Outcome};
 use super::CaptureRule;
-use crate::dakon::layout::{byte_sum, LAYOUTS, STORE_BYTE};
+use crate::dakon::layout::{byte_sum, LapEnd, LAYOUTS, STORE_BYTE};
 use crate::dakon::Position;
 
 /// Plays the mover's hole `r` (counted in the mover's sowing direction).
@@ -23,12 +23,8 @@ pub(super) fn play(pos: &Position, r: usize, rule: CaptureRule) -> (Position, Ou
     let store_before = lanes.get(STORE_BYTE);
     let hand = lanes.get(r) as usize;
     debug_assert!(hand > 0, "hole {r} is empty");
-    let lap = layout.lap[hand & 255];
-    let end = (r + hand) & 511;
-    let (last, last_byte) = (layout.wrap[end] as usize, layout.end_byte[end] as usize);
-    let landed = lanes.get(last_byte).wrapping_add(lap.landing);
-    lanes.sow(&layout.after[r & 31][lap.rest as usize & 31], r);
-    lanes.add(&layout.rounds[lap.rounds as usize & 127]);
+    // The mover's hole `r` is cycle slot `r` and byte `r`.
+    let LapEnd { slot: last, byte: last_byte, landed } = layout.sow_lap(&mut lanes, r, r, hand);
     let extra_move = last_byte == STORE_BYTE;
     let mut capture = None;
     if last < n && landed == 1 {
