@@ -4,6 +4,8 @@ mod cli_error;
 mod commands;
 mod line;
 mod position_arg;
+mod ranked_moves;
+mod records_file;
 mod rules_arg;
 mod search_args;
 mod spinner;
@@ -26,7 +28,8 @@ use clap::{Parser, Subcommand};
   dakon play start 7 8                      play hole 7, then hole 8 (an extra move)
   dakon play --holes 5 start 9 --json       one JSON object per move
   dakon perft start 6                       leaf counts of the move tree to depth 6
-  dakon solve start --rules kalah --holes 6 --seeds 3   Kalah(6,3), exactly")]
+  dakon solve start --rules kalah --holes 6 --seeds 3   Kalah(6,3), exactly
+  dakon serve                               an analysis board at http://127.0.0.1:8080/")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -43,6 +46,7 @@ enum Command {
     Tables(commands::tables::Command),
     Verify(commands::verify::Args),
     Batch(commands::batch::Args),
+    Serve(commands::serve::Args),
 }
 
 fn main() {
@@ -56,6 +60,7 @@ fn main() {
         Command::Tables(command) => commands::tables::run(command),
         Command::Verify(args) => commands::verify::run(args),
         Command::Batch(args) => commands::batch::run(args),
+        Command::Serve(args) => commands::serve::run(args),
     };
     if let Err(error) = result {
         eprintln!("dakon: {error}");

@@ -54,5 +54,13 @@ pub fn parse_position(text: &str, holes: usize, seeds: Option<u32>) -> Result<Po
         return Position::start(holes, seeds)
             .map_err(|e| CliError::Input(format!("cannot set up the start of --holes {holes} --seeds {seeds}: {e}")));
     }
-    text.parse().map_err(|e| CliError::Input(format!("invalid position '{text}': {e}")))
+    parse_notation(text).map_err(CliError::Input)
+}
+
+/// Parses a position in the notation.
+///
+/// # Errors
+/// The notation parser's message (the column and the problem), quoting `text`.
+pub fn parse_notation(text: &str) -> Result<Position, String> {
+    text.parse().map_err(|e| format!("invalid position '{text}': {e}"))
 }

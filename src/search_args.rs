@@ -44,13 +44,16 @@ impl SearchArgs {
     }
 }
 
-/// A time limit: a finite number of seconds, zero or more.
-fn parse_seconds(text: &str) -> Result<f64, String> {
+/// A time limit: a finite number of seconds, zero or more, that a [`Duration`] can hold.
+///
+/// # Errors
+/// A message saying what was expected and what was found.
+pub fn parse_seconds(text: &str) -> Result<f64, String> {
     let seconds: f64 = text.trim().parse().map_err(|_| format!("expected a number of seconds, found '{text}'"))?;
-    if seconds.is_finite() && seconds >= 0.0 {
+    if Duration::try_from_secs_f64(seconds).is_ok() {
         Ok(seconds)
     } else {
-        Err(format!("expected zero or more seconds, found {seconds}"))
+        Err(format!("expected zero or more seconds (at most 1e19), found '{}'", text.trim()))
     }
 }
 

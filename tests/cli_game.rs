@@ -92,6 +92,7 @@ fn show_json() {
     assert_eq!(v["position"], "0,3,0,2,2/1,0,0,0,2 4/6 1");
     assert_eq!(v["holes"], 5);
     assert_eq!(v["board"], serde_json::json!([0, 3, 0, 2, 2, 1, 0, 0, 0, 2]));
+    assert_eq!(v["rows"], serde_json::json!({"top": [0, 3, 0, 2, 2], "bottom": [1, 0, 0, 0, 2]}));
     assert_eq!(v["stores"], serde_json::json!([6, 4]));
     assert_eq!(v["to_move"], 1);
     assert_eq!(v["legal_moves"], serde_json::json!([1, 3, 4]));

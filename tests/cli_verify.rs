@@ -112,13 +112,20 @@ fn bad_options_are_refused_with_status_2() {
     for (args, needle) in [
         (&["--holes", "10"][..], "1 to 9 holes"),
         (&["--holes", "0..2"], "1 to 9 holes"),
-        (&["--holes", "9", "--seeds", "15"], "cannot set up the start"),
+        (&["--holes", "9", "--seeds", "15"], "board 9x15 (--holes 9 --seeds 15): cannot set up the start: 270 seeds in all"),
+        (&["--holes", "1..9", "--seeds", "13..15"], "board 9x15"),
+        (&["--holes", "9..5"], "range '9..5' in '9..5' is empty"),
+        (&["--holes", "3", "--seeds", "6..2"], "range '6..2'"),
+        (&["--holes", "0"], "1 to 9 holes per row; found 0"),
+        (&["--holes", "3", "--resume"], "--out"),
+        (&["--holes", "3", "--out", "atlas.jsonl"], "names the Markdown report"),
         (&["--holes", "5..x"], "found 'x'"),
         (&["--holes", "3", "--seeds", "0"], "at least 1 seed"),
         (&["--holes", "3", "--budget=-1"], "--budget"),
     ] {
         let output = dakon(&[&["verify"][..], args].concat());
         assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(output.stdout.is_empty(), "{args:?}: work started before the options were checked");
         assert!(String::from_utf8_lossy(&output.stderr).contains(needle), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
     }
 }
@@ -168,4 +175,121 @@ fn a_budget_too_small_gives_bounds_and_the_opening_turn_still_proves_the_win() {
     let start = Board::start(9, 9);
     let after = replay_opening(&start, &holes_of(row, "opening"), &row["opening_stored"]);
     assert_eq!(row["lower"].as_i64(), Some(2 * after.stores[0] as i64 - 162));
+}
+
+/// The rows of a records file or of `--json` output, each without the fields that depend on
+/// timing (seconds) or on the search's route (nodes, which opening among optimal ones).
+fn values(rows: &[Value]) -> Vec<(u64, u64, Value, Value, Value)> {
+    rows.iter()
+        .map(|r| {
+            (r["holes"].as_u64().unwrap(), r["seeds"].as_u64().unwrap(), r["lower"].clone(), r["upper"].clone(), r["first_player"].clone())
+        })
+        .collect()
+}
+
+fn read_lines(path: &std::path::Path) -> Vec<Value> {
+    std::fs::read_to_string(path).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+#[test]
+fn rows_do_not_depend_on_threads_table_size_or_tables() {
+    let boards = ["--holes", "2..6", "--seeds", "2,3", "--json", "--budget", "600"];
+    let runs: Vec<Vec<Value>> =
+        [&["--threads", "1", "--tt-mb", "1"][..], &["--threads", "2", "--tt-mb", "64"], &["--threads", "2", "--tt-mb", "1"]]
+            .iter()
+            .map(|extra| {
+                let output = dakon(&[&["verify"][..], &boards, extra, &["--no-tables"]].concat());
+                assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+                json_lines(&output)
+            })
+            .collect();
+    assert!(runs[0].iter().all(|r| r["exact"] == true), "every board of this test is decided well within its budget");
+    for run in &runs[1..] {
+        assert_eq!(values(run), values(&runs[0]));
+    }
+}
+
+#[test]
+fn resume_after_ctrl_c_keeps_the_boards_decided_and_does_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("atlas.md");
+    let records = dir.path().join("atlas.jsonl");
+    let picture = dir.path().join("atlas.svg");
+    // Quick boards first, then 9 x 3 (hundreds of millions of nodes): Ctrl-C arrives during it.
+    let args = |budget: &str| -> Vec<String> {
+        ["verify", "--holes", "2,3,9", "--seeds", "1,3", "--threads", "1", "--tt-mb", "64", "--json", "--budget", budget, "--out"]
+            .iter()
+            .map(|s| s.to_string())
+            .chain([report.to_str().unwrap().to_string(), "--svg".to_string(), picture.to_str().unwrap().to_string()])
+            .collect()
+    };
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_dakon"))
+        .args(args("600"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    // 2x1, 2x3, 3x1, 3x3 and 9x1 are done in seconds; wait for their records.
+    while std::fs::read_to_string(&records).map_or(0, |t| t.lines().count()) < 5 {
+        assert!(started.elapsed().as_secs() < 300, "the quick boards took too long");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap().success());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(1), "interrupted runs exit with status 1");
+    let before = read_lines(&records);
+    assert_eq!(before.len(), 6, "every board has a record, the interrupted one too");
+    let cut = &before[5];
+    assert_eq!((cut["holes"].as_u64(), cut["seeds"].as_u64(), &cut["interrupted"]), (Some(9), Some(3), &Value::Bool(true)));
+    assert!(std::fs::read_to_string(&report).unwrap().contains("**Interrupted**"));
+    // A crash while writing a record leaves half a line; resume cuts it off.
+    let mut text = std::fs::read_to_string(&records).unwrap();
+    text.push_str("{\"holes\":9,\"seeds\":");
+    std::fs::write(&records, text).unwrap();
+
+    // Resumed with a budget of 1 s: 9 x 3 ends with bounds this time, the others are kept.
+    let output = dakon(&args("1").iter().map(String::as_str).chain(["--resume"]).collect::<Vec<_>>());
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let after = read_lines(&records);
+    assert_eq!(after.len(), 6, "one record per board");
+    assert_eq!(after[..5], before[..5], "the decided boards are kept as they were, not searched again");
+    assert_eq!((after[5]["holes"].as_u64(), after[5]["seeds"].as_u64(), &after[5]["interrupted"]), (Some(9), Some(3), &Value::Bool(false)));
+    assert_eq!(json_lines(&output), after, "stdout shows every board, kept and new");
+    let markdown = std::fs::read_to_string(&report).unwrap();
+    assert!(!markdown.contains("**Interrupted**"), "{markdown}");
+    for row in &after {
+        assert!(
+            markdown.contains(&format!("| {} | {} | {} |", row["holes"], row["seeds"], row["total"])),
+            "{row} missing from\n{markdown}"
+        );
+    }
+    let svg = std::fs::read_to_string(&picture).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("of 18") && svg.contains("bounds"), "{svg}");
+}
+
+#[test]
+fn resume_refuses_records_of_other_boards() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("atlas.md");
+    let ran = dakon(&["verify", "--holes", "2", "--seeds", "1,2", "--out", report.to_str().unwrap()]);
+    assert!(ran.status.success());
+    let other = dakon(&["verify", "--holes", "3", "--seeds", "1,2", "--out", report.to_str().unwrap(), "--resume"]);
+    assert_eq!(other.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&other.stderr);
+    assert!(message.contains("line 1 of") && message.contains("board 2x1, which this run does not ask for"), "{message}");
+}
+
+#[test]
+fn the_picture_shows_values_bounds_and_the_standard_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let picture = dir.path().join("atlas.svg");
+    // 7 x 7 within a zero budget: the opening turn proves bounds only.
+    let output = dakon(&["verify", "--holes", "6,7", "--seeds", "6,7", "--budget", "0", "--svg", picture.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let svg = std::fs::read_to_string(&picture).unwrap();
+    for needle in ["first player", "seeds per hole", "holes per row", "the standard board, 7 × 7", "bounds", "0: draw"] {
+        assert!(svg.contains(needle), "'{needle}' missing from the picture");
+    }
 }

@@ -1,12 +1,12 @@
 //! `dakon best`: every legal move with its exact value, best first.
 
-use dakon_solver::dakon::Position;
 use dakon_solver::rules::Rules;
-use dakon_solver::search::{Limits, MoveValue};
+use dakon_solver::search::Limits;
 
 use crate::cli_error::CliError;
-use crate::commands::solve::{outcome, rules_note, store_difference};
+use crate::commands::solve::{outcome, rules_note};
 use crate::position_arg::PositionArgs;
+use crate::ranked_moves::ranked_moves;
 use crate::search_args::{solver_for, SearchArgs};
 use crate::spinner::Spinner;
 use crate::tables_arg::ProbeArgs;
@@ -33,13 +33,6 @@ pub struct Args {
     json: bool,
 }
 
-/// One move as shown to the user: absolute hole, final-difference bounds.
-struct Shown {
-    hole: usize,
-    lower: i32,
-    upper: i32,
-}
-
 pub fn run(args: Args) -> Result<(), CliError> {
     let (position, rules) = args.position.position_and_rules()?;
     let (solver, tables) = solver_for(rules, &args.search, &args.probe)?;
@@ -49,15 +42,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let moves = solver.analyse_moves(&position, &limits);
     drop(spinner);
     let seconds = started.elapsed().as_secs_f64();
-    let shown = show(&position, &moves);
+    let shown = ranked_moves(&position, &moves);
     if args.json {
-        let list: Vec<_> = shown
-            .iter()
-            .map(|m| {
-                let exact = m.lower == m.upper;
-                serde_json::json!({"hole": m.hole, "value": exact.then_some(m.lower), "exact": exact, "lower": m.lower, "upper": m.upper})
-            })
-            .collect();
+        let list: Vec<_> = shown.iter().map(|m| m.json()).collect();
         println!(
             "{}",
             serde_json::json!({"position": position.to_string(), "rules": rules.name(), "moves": list, "seconds": seconds, "tables": tables})
@@ -70,7 +57,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
     let best = shown.first().map_or(0, |m| m.lower);
     for m in &shown {
-        if m.lower == m.upper {
+        if m.is_exact() {
             let cost = if m.lower == best { String::new() } else { format!("  (costs {})", best - m.lower) };
             println!("{:>3}  {:+}  {}{cost}", m.hole, m.lower, outcome(m.lower));
         } else {
@@ -79,15 +66,4 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
     println!("time: {seconds:.3} s, endgame tables: {}", if tables { "used" } else { "none" });
     Ok(())
-}
-
-/// The moves in the notation's numbering with final-difference values, best first, ties by hole.
-fn show(position: &Position, moves: &[MoveValue]) -> Vec<Shown> {
-    let stored = store_difference(position);
-    let mut shown: Vec<Shown> = moves
-        .iter()
-        .map(|m| Shown { hole: position.absolute_hole(position.mover(), m.mv as usize), lower: stored + m.lower, upper: stored + m.upper })
-        .collect();
-    shown.sort_by_key(|m| (std::cmp::Reverse(m.lower), std::cmp::Reverse(m.upper), m.hole));
-    shown
 }

@@ -4,6 +4,7 @@ pub mod batch;
 pub mod best;
 pub mod perft;
 pub mod play;
+pub mod serve;
 pub mod show;
 pub mod solve;
 pub mod tables;

@@ -51,7 +51,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
     Ok(())
 }
 
-fn json(hole: usize, next: &Position, played: &Played) -> serde_json::Value {
+/// One move as `play --json` writes it (and the server's `/api/play` sends it): the hole, the
+/// position reached and what happened (Dakon's laps and sweep, or Kalah's end).
+pub fn json(hole: usize, next: &Position, played: &Played) -> serde_json::Value {
     let mut value = serde_json::json!({
         "hole": hole,
         "position": next.to_string(),

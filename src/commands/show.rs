@@ -25,21 +25,30 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), CliError> {
     let (position, rules) = args.position.position_and_rules()?;
     if args.json {
-        let value = serde_json::json!({
-            "position": position.to_string(),
-            "rules": rules.name(),
-            "holes": position.holes(),
-            "board": position.holes_in_notation_order(),
-            "stores": [position.store(Player::Zero), position.store(Player::One)],
-            "to_move": position.mover().number(),
-            "legal_moves": rules.legal_holes(&position),
-            "game_over": rules.is_over(&position),
-        });
-        println!("{value}");
+        println!("{}", json(&rules, &position));
     } else {
         print!("{}", draw(&rules, &position));
     }
     Ok(())
+}
+
+/// The position as `show --json` writes it (and the server sends it): the notation, the
+/// holes in notation order and as the two rows of the picture, the stores indexed by player
+/// (`[S0, S1]`), who moves, the legal holes and whether the game is over under `rules`.
+pub fn json(rules: &RuleSet, position: &Position) -> serde_json::Value {
+    let board = position.holes_in_notation_order();
+    let (top, bottom) = board.split_at(position.holes());
+    serde_json::json!({
+        "position": position.to_string(),
+        "rules": rules.name(),
+        "holes": position.holes(),
+        "board": board,
+        "rows": {"top": top, "bottom": bottom},
+        "stores": [position.store(Player::Zero), position.store(Player::One)],
+        "to_move": position.mover().number(),
+        "legal_moves": rules.legal_holes(position),
+        "game_over": rules.is_over(position),
+    })
 }
 
 /// The board as in the rules' picture: player 1's row on top, stores at the ends.

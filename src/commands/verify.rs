@@ -2,18 +2,21 @@
 //! with which opening?
 
 mod board;
+mod heatmap;
 mod number_list;
+mod record;
 mod report;
+mod resume;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use dakon_solver::dakon::{Position, MAX_HOLES};
+use dakon_solver::dakon::{Position, MAX_HOLES, MAX_SEEDS};
 use dakon_solver::rules::Rules;
 use dakon_solver::ruleset::RuleSet;
-use dakon_solver::search::{Config, Solver};
+use dakon_solver::search::{Config, Progress, Solver};
 use dakon_solver::tables::{build_tiers, BuildOptions};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -24,6 +27,7 @@ use crate::rules_arg::RulesArgs;
 use crate::search_args::{interrupt_flag, SearchArgs};
 use crate::table_memory;
 use crate::tables_arg::{ProbeArgs, TablesArgs};
+use dakon_solver::search::Limits;
 
 /// Decide the opening of each board with the first player (player 0) to move: the value (final
 /// store difference, first player minus second) or proven bounds, the verdict, and the best
@@ -41,8 +45,17 @@ use crate::tables_arg::{ProbeArgs, TablesArgs};
   dakon verify --holes 5..7 --budget 30         fewer boards, 30 s each
   dakon verify --holes 7 --seeds 3,4,5 --json   one JSON object per board per line
   dakon verify --opening-only                   only the opening-turn proofs (instant)
-  dakon verify --out results.md                 also write a Markdown report
+  dakon verify --out results.md                 also write a Markdown report (and results.jsonl)
   dakon verify --rules kalah --holes 6 --seeds 1..4   Kalah(6,1) to Kalah(6,4)
+  dakon verify --holes 1..9 --seeds 1..14 --out atlas/atlas.md --svg atlas/atlas.svg
+                                                the whole atlas, as a table and a picture
+  dakon verify --holes 1..9 --seeds 1..14 --out atlas/atlas.md --svg atlas/atlas.svg --resume
+                                                after Ctrl-C or a crash: keeps the boards done
+
+With --out FILE.md, each board's record is also written to FILE.jsonl (one JSON object per
+line, as --json prints it) the moment the board is done; --resume reads it back, keeps every
+board already decided (exact, or done with at least this --budget) and searches the rest.
+The report and the picture are rewritten from all the boards after each one.
 
 Replay a reported opening, e.g. holes 9 5 6 on the 5x5 board:
   dakon play start --holes 5 --seeds 5 9 5 6
@@ -88,9 +101,18 @@ pub struct Args {
     /// One JSON object per board per line instead of the table.
     #[arg(long)]
     json: bool,
-    /// Also write a Markdown report (date, machine, settings, the table) to this file.
+    /// Also write a Markdown report (date, machine, settings, the table) to this file, and
+    /// each board's record, as it is done, to the same name ending in .jsonl.
     #[arg(long, value_name = "FILE.md")]
     out: Option<PathBuf>,
+    /// Keep the boards already decided in the records of --out (a run stopped by Ctrl-C or a
+    /// crash) and decide only the others.
+    #[arg(long, requires = "out")]
+    resume: bool,
+    /// Also draw the boards as a heat map (SVG): holes per row down, seeds per hole across,
+    /// coloured by the value as a share of all seeds.
+    #[arg(long, value_name = "FILE.svg")]
+    svg: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
@@ -98,50 +120,115 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if !(args.budget.is_finite() && args.budget >= 0.0) {
         return Err(CliError::Input(format!("--budget must be a number of seconds, 0 or more; found {}", args.budget)));
     }
+    let records = args.out.as_deref().map(resume::records_path).transpose()?;
+    let budget = (!args.opening_only).then_some(args.budget);
+    let kept = match &records {
+        Some(path) if args.resume => resume::decided_rows(path, &boards, budget)?,
+        _ => Vec::new(),
+    };
+    if let Some(path) = &records {
+        resume::rewrite(path, &kept)?;
+    }
     let search = SearchArgs { threads: args.threads, tt_mb: args.tt_mb, time_limit: Some(args.budget), node_limit: None };
     let (config, limits) = (search.config(), search.limits());
     let progress = progress_bar(boards.len());
-    let mut rows = Vec::new();
     let mut stdout = std::io::stdout().lock();
     if !args.json {
         progress.suspend(|| writeln!(stdout, "{}", report::table_header()))?;
     }
+    let print = |stdout: &mut std::io::StdoutLock, row: &Row| {
+        let line = if args.json { record::json(row) } else { report::table_line(row) };
+        progress.suspend(|| writeln!(stdout, "{line}").and_then(|()| stdout.flush()))
+    };
+    let mut rows = kept;
+    for row in &rows {
+        print(&mut stdout, row)?;
+        progress.inc(1);
+    }
     for &board in &boards {
+        if rows.iter().any(|r| r.board == board) {
+            continue;
+        }
         if interrupt_flag().load(Ordering::Relaxed) {
             break;
         }
-        progress.set_message(format!("{}x{}", board.holes, board.seeds));
-        let rules = args.rules.for_holes(board.holes)?;
-        if args.build_tables {
-            progress.set_message(format!("{}x{}: building endgame tables", board.holes, board.seeds));
-            build_tables_for(rules, board, &args.probe.tables, config.threads)?;
-            progress.set_message(format!("{}x{}", board.holes, board.seeds));
+        let row = verify_board(board, &args, &config, &limits, &progress)?;
+        print(&mut stdout, &row)?;
+        if let Some(path) = &records {
+            append_record(path, &row)?;
         }
-        let oracle = args.probe.open(rules)?;
-        let tables = oracle.is_some();
-        let config = Config { tt_bytes: table_memory::capped(config.tt_bytes, board.holes, board.total()), ..config.clone() };
-        let solver = (!args.opening_only).then(|| Solver::new(rules, config, oracle));
-        let plan = Plan { rules, turn_nodes: args.opening_nodes, search: solver.as_ref().map(|s| (s, &limits)), tables };
-        let row = board::verify(board, &plan);
-        let line = if args.json { report::json(&row) } else { report::table_line(&row) };
-        progress.suspend(|| writeln!(stdout, "{line}").and_then(|()| stdout.flush()))?;
         progress.inc(1);
         rows.push(row);
+        write_outputs(&args, &boards, &rows, config.threads, false)?;
     }
     progress.finish_and_clear();
     let finished = rows.len() == boards.len() && !rows.iter().any(|r| r.interrupted);
-    if let Some(path) = &args.out {
-        write_report(path, &args, &rows, config.threads, finished)?;
-    }
+    write_outputs(&args, &boards, &rows, config.threads, finished)?;
     if finished {
         Ok(())
     } else {
         Err(CliError::Failure(format!(
-            "interrupted after {} of {} boards (a board cut short shows the bounds proven so far)",
+            "interrupted after {} of {} boards (a board cut short shows the bounds proven so far){}",
             rows.len(),
-            boards.len()
+            boards.len(),
+            if records.is_some() { "; --resume goes on from here" } else { "" }
         )))
     }
+}
+
+/// Decides one board with the search settings of the run, showing its bounds on the
+/// progress bar as they tighten.
+///
+/// # Errors
+/// [`CliError`] if the board's endgame tables cannot be built or read.
+fn verify_board(board: Board, args: &Args, config: &Config, limits: &Limits, progress: &ProgressBar) -> Result<Row, CliError> {
+    let name = format!("{}x{}", board.holes, board.seeds);
+    progress.set_message(name.clone());
+    let rules = args.rules.for_holes(board.holes)?;
+    if args.build_tables {
+        progress.set_message(format!("{name}: building endgame tables"));
+        build_tables_for(rules, board, &args.probe.tables, config.threads)?;
+        progress.set_message(name.clone());
+    }
+    let oracle = args.probe.open(rules)?;
+    let tables = oracle.is_some();
+    let config = Config { tt_bytes: table_memory::capped(config.tt_bytes, board.holes, board.total()), ..config.clone() };
+    let solver = (!args.opening_only).then(|| Solver::new(rules, config, oracle));
+    let observer = |p: &Progress| progress.set_message(format!("{name}: value in [{:+}, {:+}] after {} nodes", p.lower, p.upper, p.nodes));
+    let plan =
+        Plan { rules, turn_nodes: args.opening_nodes, search: solver.as_ref().map(|s| (s, limits)), tables, observer: Some(&observer) };
+    Ok(board::verify(board, &plan))
+}
+
+/// Appends `row` to the records file `path` and flushes it to disk, so that a crash keeps it.
+///
+/// # Errors
+/// [`CliError::Failure`] if the file cannot be written.
+fn append_record(path: &Path, row: &Row) -> Result<(), CliError> {
+    let failure = |e: std::io::Error| CliError::Failure(format!("cannot write the records {}: {e}", path.display()));
+    let mut file = std::fs::OpenOptions::new().append(true).create(true).open(path).map_err(failure)?;
+    writeln!(file, "{}", record::json(row)).and_then(|()| file.sync_data()).map_err(failure)
+}
+
+/// Rewrites the Markdown report and the picture, if asked for, from every row so far (in
+/// the order of `boards`).
+///
+/// # Errors
+/// [`CliError::Failure`] if a file cannot be written.
+fn write_outputs(args: &Args, boards: &[Board], rows: &[Row], threads: usize, finished: bool) -> Result<(), CliError> {
+    let ordered: Vec<Row> = boards.iter().filter_map(|b| rows.iter().find(|r| r.board == *b)).cloned().collect();
+    if let Some(path) = &args.out {
+        write_report(path, args, &ordered, threads, finished)?;
+    }
+    if let Some(path) = &args.svg {
+        heatmap::write_svg(path, &ordered, &format!("{} · {} UTC · {}", command_line(), report::utc_now(), report::machine()))?;
+    }
+    Ok(())
+}
+
+/// The command line of this run, as typed but for the program's path.
+fn command_line() -> String {
+    std::iter::once("dakon".to_string()).chain(std::env::args().skip(1)).collect::<Vec<_>>().join(" ")
 }
 
 /// Writes the Markdown report of the run to `path`.
@@ -151,7 +238,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
 fn write_report(path: &Path, args: &Args, rows: &[Row], threads: usize, finished: bool) -> Result<(), CliError> {
     let settings = report::Settings {
         rules: args.rules.rules,
-        command: std::env::args().collect::<Vec<_>>().join(" "),
+        command: command_line(),
         budget: if args.opening_only { "none (opening turns only)".to_string() } else { format!("{} s", args.budget) },
         threads,
         tt_mb: args.tt_mb,
@@ -178,8 +265,15 @@ fn boards(args: &Args) -> Result<Vec<Board>, CliError> {
             if seeds == 0 {
                 return Err(CliError::Input("--seeds: the start needs at least 1 seed per hole; found 0".to_string()));
             }
-            Position::start(holes as usize, seeds)
-                .map_err(|e| CliError::Input(format!("--holes {holes} --seeds {seeds}: cannot set up the start: {e}")))?;
+            let total = 2 * u64::from(holes) * u64::from(seeds);
+            if total > u64::from(MAX_SEEDS) {
+                return Err(CliError::Input(format!(
+                    "board {holes}x{seeds} (--holes {holes} --seeds {seeds}): cannot set up the start: {total} seeds in all, more than the {MAX_SEEDS} the engine allows"
+                )));
+            }
+            Position::start(holes as usize, seeds).map_err(|e| {
+                CliError::Input(format!("board {holes}x{seeds} (--holes {holes} --seeds {seeds}): cannot set up the start: {e}"))
+            })?;
             boards.push(Board { holes: holes as usize, seeds });
         }
     }

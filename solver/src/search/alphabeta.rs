@@ -21,7 +21,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::budget::{Budget, CHECK_EVERY};
-use super::ordering::{Child, Children};
+use super::ordering::{Child, Children, History};
 use super::tt::Bounds;
 use super::Solver;
 use crate::rules::{MoveList, Rules};
@@ -42,13 +42,14 @@ pub(crate) struct Worker<'s, R: Rules> {
     visited: u64,
     /// Nodes not yet charged to the budget.
     pending: u64,
+    history: History,
     stopped: bool,
 }
 
 impl<'s, R: Rules> Worker<'s, R> {
     /// A worker for `solver`, charging `budget` and stopping when `abort` is raised.
     pub fn new(solver: &'s Solver<R>, budget: &'s Budget<'s>, abort: &'s AtomicBool, shared: bool) -> Self {
-        Worker { solver, budget, abort, shared, visited: 0, pending: 0, stopped: false }
+        Worker { solver, budget, abort, shared, visited: 0, pending: 0, history: History::new(), stopped: false }
     }
 
     /// Whether the worker was stopped: its last result means nothing.
@@ -116,7 +117,7 @@ impl<'s, R: Rules> Worker<'s, R> {
             }
         }
         let (alpha, beta) = (alpha.max(lower), beta.min(upper));
-        let children = Children::new(rules, pos, &moves, tt_move);
+        let children = Children::with_history(rules, pos, &moves, tt_move, Some(&self.history));
         // Enhanced transposition cutoff (measured: 27% fewer nodes and 25% less time on 7 x 7
         // middle games, whatever the seeds left).
         if let Some((v, mv)) = self.transposition_cutoff(&children, beta) {
@@ -163,6 +164,7 @@ impl<'s, R: Rules> Worker<'s, R> {
             if v > best {
                 (best, best_move) = (v, Some(child.mv));
                 if v >= beta {
+                    self.history.reward(child.mv, k as u32);
                     break;
                 }
             }

@@ -2,7 +2,14 @@
 //!
 //! The order is: the move the transposition table remembers, then extra moves (they keep the
 //! turn, and the mover usually gains from the moves that follow), then by seeds gained
-//! (captures and seeds sown into the store), then in the order of the rules' move list.
+//! (captures and seeds sown into the store), then by the history of refutations (each worker
+//! counts, per move, the cutoffs it caused, weighted by the seeds on the board), then in
+//! the order of the rules' move list.
+//!
+//! Measured (nodes on 1 thread, 256 MiB table, galloping driver): the history tie-break takes
+//! the 8 x 3 start from 6.54 M to 5.53 M nodes, 6 x 10 from 2.28 M to 0.99 M, 8 x 2 from 0.93 M
+//! to 0.35 M. Weighting a cutoff by the seeds on the board beat a weight of 1 (5.67 M, 1.22 M,
+//! 0.35 M) and of seeds squared (5.56 M, 1.05 M, 0.34 M).
 //!
 //! Measured (nodes to solve 30 random 6 x 6 middle games): gains before extra moves needs 3
 //! times the nodes, and preferring holes nearer the store among equals 3.4 times; without
@@ -25,16 +32,61 @@ pub(crate) struct Children<P> {
     items: [MaybeUninit<Child<P>>; MoveList::CAPACITY],
 }
 
+/// How often each move (a hole, counted in the mover's sowing order) refuted a position,
+/// weighted by the seeds on the board there: the tie-break among moves of equal gain.
+#[derive(Clone)]
+pub(crate) struct History([u32; MoveList::CAPACITY]);
+
+/// Scores are halved once one reaches this, keeping recent refutations weightier.
+const HISTORY_CAP: u32 = 1 << 23;
+
+impl History {
+    /// A history with no refutation yet.
+    pub fn new() -> Self {
+        History([0; MoveList::CAPACITY])
+    }
+
+    /// Records that `mv` refuted a position with `seeds` seeds on the board.
+    #[inline]
+    pub fn reward(&mut self, mv: u8, seeds: u32) {
+        let slot = &mut self.0[mv as usize];
+        *slot += seeds;
+        if *slot >= HISTORY_CAP {
+            self.0.iter_mut().for_each(|s| *s /= 2);
+        }
+    }
+
+    #[inline]
+    fn score(&self, mv: u8) -> i64 {
+        self.0[mv as usize] as i64
+    }
+}
+
 impl<P: Copy> Children<P> {
     /// Plays every move of `moves` from `pos` and orders the children, `first` (the table's
     /// move) first.
     #[inline]
     pub fn new<R: Rules<Position = P>>(rules: &R, pos: &P, moves: &MoveList, first: Option<u8>) -> Self {
+        Self::with_history(rules, pos, moves, first, None)
+    }
+
+    /// [`Children::new`], moves of equal gain ordered by `history`.
+    #[inline]
+    pub fn with_history<R: Rules<Position = P>>(
+        rules: &R,
+        pos: &P,
+        moves: &MoveList,
+        first: Option<u8>,
+        history: Option<&History>,
+    ) -> Self {
         let mut items = [const { MaybeUninit::uninit() }; MoveList::CAPACITY];
-        let mut scores = [0i32; MoveList::CAPACITY];
+        let mut scores = [0i64; MoveList::CAPACITY];
         for (i, &mv) in moves.as_slice().iter().enumerate() {
             let step = rules.play(pos, mv);
-            let score = (step.gain + 256) | (step.same_mover as i32) << 12 | ((first == Some(mv)) as i32) << 20;
+            let score = history.map_or(0, |h| h.score(mv))
+                | ((step.gain + 256) as i64) << 24
+                | (step.same_mover as i64) << 40
+                | ((first == Some(mv)) as i64) << 48;
             // Insertion sort, highest score first, stable for equal scores.
             let mut j = i;
             while j > 0 && scores[j - 1] < score {

@@ -1,13 +1,13 @@
 //! `--resume`: what an earlier, interrupted run of the same batch already wrote.
 
 use std::collections::BTreeMap;
-use std::fs::OpenOptions;
 use std::path::Path;
 
 use serde_json::Value;
 
 use super::input::Item;
 use crate::cli_error::CliError;
+use crate::records_file::{complete_lines, numbered_lines};
 
 /// The input lines already answered in the output file `path`, each with whether its record
 /// is an error record. An unfinished last line (the run was killed while writing it) is cut
@@ -18,23 +18,11 @@ use crate::cli_error::CliError;
 /// [`CliError::Failure`] if the file cannot be read or cut; [`CliError::Input`] if a complete
 /// line is not a record of this batch (another input's output, or a damaged file).
 pub fn answered(path: &Path, items: &[Item]) -> Result<BTreeMap<u64, bool>, CliError> {
-    let bytes = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
-        Err(e) => return Err(CliError::Failure(format!("--resume: cannot read {}: {e}", path.display()))),
-    };
-    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    if complete < bytes.len() {
-        OpenOptions::new()
-            .write(true)
-            .open(path)
-            .and_then(|file| file.set_len(complete as u64))
-            .map_err(|e| CliError::Failure(format!("--resume: cannot cut the unfinished last line off {}: {e}", path.display())))?;
-    }
+    let Some(bytes) = complete_lines(path)? else { return Ok(BTreeMap::new()) };
     let inputs: BTreeMap<u64, &Item> = items.iter().map(|item| (item.line, item)).collect();
     let mut answered = BTreeMap::new();
-    for (index, raw) in bytes[..complete].split(|&b| b == b'\n').enumerate().filter(|(_, raw)| !raw.is_empty()) {
-        let bad = |why: String| CliError::Input(format!("--resume: line {} of {}: {why}", index + 1, path.display()));
+    for (number, raw) in numbered_lines(&bytes) {
+        let bad = |why: String| CliError::Input(format!("--resume: line {number} of {}: {why}", path.display()));
         let record: Value = serde_json::from_slice(raw).map_err(|e| bad(format!("not a JSON record ({e})")))?;
         let line = record["line"].as_u64().ok_or_else(|| bad("no input line number".to_string()))?;
         let item = inputs.get(&line).ok_or_else(|| bad(format!("answers input line {line}, which holds no position in this input")))?;

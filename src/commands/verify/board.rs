@@ -6,7 +6,7 @@ use dakon_solver::dakon::{Player, Position};
 use dakon_solver::opening::{best_turn, TurnLimits};
 use dakon_solver::rules::Rules;
 use dakon_solver::ruleset::RuleSet;
-use dakon_solver::search::{Limits, Solution, Solver};
+use dakon_solver::search::{Limits, Progress, Solution, SolveOptions, Solver};
 
 use crate::line::absolute_line;
 
@@ -46,6 +46,11 @@ impl Proof {
             Proof::SearchBound => "search bound",
             Proof::Unproven => "none",
         }
+    }
+
+    /// The proof of a [`Proof::name`].
+    pub fn from_name(name: &str) -> Option<Proof> {
+        [Proof::ExactSearch, Proof::OpeningTurn, Proof::SearchBound, Proof::Unproven].into_iter().find(|p| p.name() == name)
     }
 }
 
@@ -97,6 +102,8 @@ pub struct Row {
     pub nodes: u64,
     /// Wall-clock time for the board, turn search and search together.
     pub seconds: f64,
+    /// The search budget the board had, in seconds (`None`: the opening turn alone).
+    pub budget: Option<f64>,
     /// Whether endgame tables were used.
     pub tables: bool,
     /// Whether Ctrl-C stopped the search of this board.
@@ -133,6 +140,8 @@ pub struct Plan<'a> {
     /// The solver and its limits, or `None` for the opening-turn proof alone.
     pub search: Option<(&'a Solver<RuleSet>, &'a Limits)>,
     pub tables: bool,
+    /// Hears of each test of the search as the bounds tighten.
+    pub observer: Option<&'a dyn Fn(&Progress)>,
 }
 
 /// Decides the opening of `board` with player 0 to move.
@@ -163,12 +172,15 @@ pub fn verify(board: Board, plan: &Plan) -> Row {
         turn_proof,
         nodes: 0,
         seconds: 0.0,
+        budget: plan.search.and_then(|(_, limits)| limits.time).map(|t| t.as_secs_f64()),
         tables: plan.tables,
         interrupted: false,
     };
     if let Some((solver, limits)) = plan.search {
         let limits = remaining(limits, started);
-        let solution = solver.solve(&start, &limits);
+        // The search starts from what the opening turn proved.
+        let options = SolveOptions { proven_lower: Some(row.lower), observer: plan.observer };
+        let solution = solver.solve_with(&start, &limits, options);
         row.nodes = solution.nodes;
         row.interrupted = limits.stop.as_ref().is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed));
         row.lower = row.lower.max(solution.lower);
@@ -180,7 +192,7 @@ pub fn verify(board: Board, plan: &Plan) -> Row {
                 row.opening_optimal = true;
             }
         } else if row.lower > 0 {
-            row.proof = if row.lower > solution.lower { Proof::OpeningTurn } else { Proof::SearchBound };
+            row.proof = if solution.lower <= row.turn_proof.lower { Proof::OpeningTurn } else { Proof::SearchBound };
         } else if row.upper < 0 || row.exact() {
             row.proof = Proof::SearchBound;
         }

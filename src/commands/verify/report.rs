@@ -1,11 +1,11 @@
-//! How `dakon verify` writes its rows: an aligned table, JSON Lines, a Markdown report.
+//! How `dakon verify` writes its rows for people: an aligned table and a Markdown report.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use dakon_solver::ruleset::RulesName;
-use serde::Serialize;
 
 use super::board::Row;
+use super::record::{opening_kind, status};
 
 /// The header of the aligned table.
 pub fn table_header() -> String {
@@ -40,14 +40,6 @@ fn cells(row: &Row) -> [String; 11] {
     ]
 }
 
-fn status(row: &Row) -> &'static str {
-    if row.exact() {
-        "exact"
-    } else {
-        "bounds"
-    }
-}
-
 /// The value, or the proven bounds as `lower..upper`.
 fn value(row: &Row) -> String {
     if row.exact() {
@@ -62,82 +54,36 @@ fn holes_text(holes: &[usize]) -> String {
     holes.iter().map(usize::to_string).collect::<Vec<_>>().join(" ")
 }
 
-fn opening_kind(row: &Row) -> &'static str {
-    if row.opening_optimal {
-        "optimal"
-    } else {
-        "most stored"
-    }
-}
-
 fn opening(row: &Row) -> String {
     let Some(turn) = &row.opening else { return "-".to_string() };
     format!("{} ({})", holes_text(&turn.holes), opening_kind(row))
 }
 
-/// One row as JSON.
-#[derive(Serialize)]
-struct JsonRow<'a> {
-    holes: usize,
-    seeds: u32,
-    total: u32,
-    status: &'static str,
-    exact: bool,
-    value: Option<i32>,
-    lower: i32,
-    upper: i32,
-    first_player: &'static str,
-    proof: &'static str,
-    opening: Option<&'a [usize]>,
-    opening_stored: Option<u32>,
-    opening_kind: &'static str,
-    turn_proof: JsonTurnProof<'a>,
-    nodes: u64,
-    seconds: f64,
-    tables: bool,
-    interrupted: bool,
-}
-
-/// The opening-turn proof as JSON, whatever opening the row shows.
-#[derive(Serialize)]
-struct JsonTurnProof<'a> {
-    opening: Option<&'a [usize]>,
-    stored: Option<u32>,
-    lower: i32,
-    nodes: u64,
-    complete: bool,
-}
-
-/// One row as a line of JSON.
-pub fn json(row: &Row) -> String {
-    let proof = &row.turn_proof;
-    let json = JsonRow {
-        holes: row.board.holes,
-        seeds: row.board.seeds,
-        total: row.board.total(),
-        status: status(row),
-        exact: row.exact(),
-        value: row.exact().then_some(row.lower),
-        lower: row.lower,
-        upper: row.upper,
-        first_player: row.verdict(),
-        proof: row.proof.name(),
-        opening: row.opening.as_ref().map(|t| t.holes.as_slice()),
-        opening_stored: row.opening.as_ref().map(|t| t.stored),
-        opening_kind: opening_kind(row),
-        turn_proof: JsonTurnProof {
-            opening: proof.turn.as_ref().map(|t| t.holes.as_slice()),
-            stored: proof.turn.as_ref().map(|t| t.stored),
-            lower: proof.lower,
-            nodes: proof.nodes,
-            complete: proof.complete,
-        },
-        nodes: row.nodes,
-        seconds: (row.seconds * 1000.0).round() / 1000.0,
-        tables: row.tables,
-        interrupted: row.interrupted,
-    };
-    serde_json::to_string(&json).expect("rows are plain data")
+/// The values at a glance: holes per row down, seeds per hole across; bounds only in italics
+/// as `lower..upper`, boards not in the run empty.
+fn grid(rows: &[Row]) -> String {
+    let mut holes: Vec<usize> = rows.iter().map(|r| r.board.holes).collect();
+    let mut seeds: Vec<u32> = rows.iter().map(|r| r.board.seeds).collect();
+    holes.sort_unstable();
+    holes.dedup();
+    seeds.sort_unstable();
+    seeds.dedup();
+    let mut out =
+        String::from("## At a glance\n\nValue of each board (first player − second); *lower..upper* where only bounds are proven.\n\n");
+    out.push_str(&format!("| holes \\ seeds per hole | {} |\n", seeds.iter().map(u32::to_string).collect::<Vec<_>>().join(" | ")));
+    out.push_str(&format!("|---:|{}\n", "---:|".repeat(seeds.len())));
+    for h in holes {
+        let cells: Vec<String> = seeds
+            .iter()
+            .map(|&s| match rows.iter().find(|r| r.board.holes == h && r.board.seeds == s) {
+                Some(row) if row.exact() => format!("{:+}", row.lower),
+                Some(row) => format!("*{:+}..{:+}*", row.lower, row.upper),
+                None => String::new(),
+            })
+            .collect();
+        out.push_str(&format!("| **{h}** | {} |\n", cells.join(" | ")));
+    }
+    out
 }
 
 /// The settings of a run, for the Markdown report.
@@ -176,6 +122,8 @@ pub fn markdown(rows: &[Row], settings: &Settings, finished: bool) -> String {
          `stored` is the first player's store after it. Replay a row with \
          `dakon play start --holes N --seeds S{replay_rules} H1 H2 ...`.\n\n",
     ));
+    out.push_str(&grid(rows));
+    out.push_str("\n## Every board\n\n");
     out.push_str("| holes | seeds | total | status | value | first player | proof | stored | nodes | seconds | opening |\n");
     out.push_str("|---:|---:|---:|---|---|---|---|---:|---:|---:|---|\n");
     for row in rows {
@@ -199,7 +147,7 @@ pub fn markdown(rows: &[Row], settings: &Settings, finished: bool) -> String {
 }
 
 /// The CPU model and core count.
-fn machine() -> String {
+pub fn machine() -> String {
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
         .and_then(|info| {
@@ -211,7 +159,7 @@ fn machine() -> String {
 }
 
 /// The current time in UTC as `YYYY-MM-DD HH:MM:SS`.
-fn utc_now() -> String {
+pub fn utc_now() -> String {
     let secs = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
     let (days, rest) = ((secs / 86_400) as i64, secs % 86_400);
     let (year, month, day) = civil_from_days(days);

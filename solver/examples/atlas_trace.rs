@@ -1,0 +1,48 @@
+//! Solves one board's start and prints every null-window test of the driver as it ends (the
+//! target, its fail-soft answer, the bracket, the nodes it took): where a hard board spends
+//! its work.
+//! `cargo run --release -p dakon-solver --example atlas_trace -- HOLES SEEDS THREADS [TT_MB] [NODE_LIMIT]`.
+
+use std::cell::Cell;
+use std::time::Instant;
+
+use dakon_solver::dakon::{Dakon, Position};
+use dakon_solver::opening::{best_turn, TurnLimits};
+use dakon_solver::search::{Config, Limits, Progress, SolveOptions, Solver};
+
+fn main() {
+    let args: Vec<u64> =
+        std::env::args().skip(1).map(|a| a.parse().expect("usage: atlas_trace HOLES SEEDS THREADS [TT_MB] [NODE_LIMIT]")).collect();
+    let (holes, seeds, threads) = (args[0] as usize, args[1] as u32, args[2] as usize);
+    let mb = args.get(3).copied().unwrap_or(1024) as usize;
+    let limits = Limits { nodes: args.get(4).copied(), ..Limits::default() };
+    let solver = Solver::new(Dakon::new(holes).expect("holes 1..=9"), Config { threads, tt_bytes: mb << 20 }, None);
+    let start = Position::start(holes, seeds).expect("a valid start");
+    let started = Instant::now();
+    let last = Cell::new(0u64);
+    let observer = |p: &Progress| {
+        println!(
+            "test >= {:5}: {} {:5}  bracket [{:5}, {:5}]  {:12} nodes  {:8.2} s",
+            p.target,
+            if p.value >= p.target { ">=" } else { "<=" },
+            p.value,
+            p.lower,
+            p.upper,
+            p.nodes - last.get(),
+            started.elapsed().as_secs_f64()
+        );
+        last.set(p.nodes);
+    };
+    // The bound the best opening turn proves, as `dakon verify` starts from it.
+    let turn = best_turn(solver.rules(), &start, TurnLimits { nodes: 2_000_000, goal: None });
+    let proven_lower = turn.best.map(|t| t.lower);
+    println!("opening turn proves at least {proven_lower:?}");
+    let s = solver.solve_with(&start, &limits, SolveOptions { proven_lower, observer: Some(&observer) });
+    println!(
+        "{holes}x{seeds}, {threads} thread(s), {mb} MiB: [{}, {}], {} nodes, {:.2} s",
+        s.lower,
+        s.upper,
+        s.nodes,
+        started.elapsed().as_secs_f64()
+    );
+}

@@ -1,0 +1,154 @@
+//! `dakon serve`: an analysis board in the browser and a JSON API, served from this binary.
+
+mod analysis;
+mod api_error;
+mod cache;
+mod counters;
+mod flights;
+mod page;
+mod pool;
+mod query;
+mod registry;
+mod rounds;
+mod routes;
+mod rule_set;
+mod service;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::builder::TypedValueParser;
+use tokio_util::sync::CancellationToken;
+
+use crate::cli_error::CliError;
+use crate::rules_arg::RulesArgs;
+use crate::search_args::parse_seconds;
+use crate::tables_arg::ProbeArgs;
+use pool::SearchPool;
+use registry::Registry;
+use rule_set::RuleSet;
+use service::Service;
+
+/// Serve an analysis board: open the printed address in a browser to see a Dakon board with
+/// the exact value of every move drawn on its hole, play moves by clicking (or by number
+/// keys), undo and redo, paste or copy positions, and share a link to any position. The same
+/// server answers a JSON API for scripts: /api/analyse (every move's value, as `best --json`),
+/// /api/play (the position after a move) and /api/status (the load); see the README.
+///
+/// Searches run at most --threads at once, each on one thread, sharing one transposition
+/// table per board size; up to --queue more wait, and beyond that a request gets 503. A
+/// client that goes away stops its search; identical requests share one search; recent exact
+/// answers are kept. Ctrl-C stops the server, ending running searches with the bounds proven.
+#[derive(clap::Args)]
+#[command(after_help = "Examples:
+  dakon serve                                   http://127.0.0.1:8080/, Ctrl-C stops it
+  dakon serve --bind 0.0.0.0:8000               reachable from other machines (no authentication!)
+  dakon serve --threads 2 --time-limit 30       two searches at once, none longer than 30 s
+  curl 'http://127.0.0.1:8080/api/analyse?position=start&holes=5'
+  curl 'http://127.0.0.1:8080/api/play?position=start&hole=7'
+  dakon serve --rules kalah                     Kalah instead of Dakon (page and API)
+  curl 'http://127.0.0.1:8080/api/analyse?position=start&holes=6&seeds=4&rules=kalah'")]
+pub struct Args {
+    /// Address and port to listen on (port 0: any free port). The default is reachable from
+    /// this machine only.
+    #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR")]
+    bind: SocketAddr,
+    /// Searches that run at once, each on one thread [default: all cores].
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=1024).map(usize::from))]
+    threads: Option<usize>,
+    /// Searches that may wait for a thread; requests beyond get 503 at once.
+    #[arg(long, default_value_t = 64, value_name = "N")]
+    queue: usize,
+    /// Transposition table memory in MiB, split evenly between the nine board sizes (the
+    /// default gives each 128 MiB); memory is touched only as searches fill it.
+    #[arg(long, default_value_t = 1152, value_name = "MIB", value_parser = clap::value_parser!(u32).range(9..=1 << 20).map(|v| v as usize))]
+    tt_mb: usize,
+    #[command(flatten)]
+    rules: RulesArgs,
+    #[command(flatten)]
+    probe: ProbeArgs,
+    /// The longest a search may run, in seconds: the time limit of a request that gives none,
+    /// and the cap of one that asks for more (its answer then says so).
+    #[arg(long, default_value = "10", value_name = "SECONDS", value_parser = parse_seconds)]
+    time_limit: f64,
+    /// Exact answers kept for repeated requests (0: none).
+    #[arg(long, default_value_t = 1024, value_name = "N")]
+    cache: usize,
+    /// Print the address and settings as one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args) -> Result<(), CliError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("serve")
+        .build()
+        .map_err(|e| CliError::Failure(format!("cannot start the server's threads: {e}")))?;
+    runtime.block_on(serve(args))
+}
+
+async fn serve(args: Args) -> Result<(), CliError> {
+    let listener = tokio::net::TcpListener::bind(args.bind)
+        .await
+        .map_err(|e| CliError::Failure(format!("cannot listen on {}: {e} (choose another address or port with --bind)", args.bind)))?;
+    let address = listener.local_addr()?;
+    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let shutdown = CancellationToken::new();
+    let registry = Registry::new(RuleSet(args.rules.rules), args.tt_mb << 20, args.probe.clone());
+    let service = Arc::new(Service::new(
+        registry,
+        SearchPool::new(threads, args.queue),
+        args.cache,
+        Duration::from_secs_f64(args.time_limit),
+        shutdown.clone(),
+    ));
+    let url = format!("http://{address}/");
+    let tables = if args.probe.no_tables { "none".to_string() } else { args.probe.tables.dir().display().to_string() };
+    let per_board = service.registry.table_bytes_per_board() >> 20;
+    if args.json {
+        let settings = serde_json::json!({
+            "url": url, "rules": args.rules.rules.as_str(), "threads": threads, "queue": args.queue, "table_mib_per_board": per_board,
+            "time_limit": args.time_limit, "cache": args.cache, "tables_dir": tables,
+        });
+        println!("{settings}");
+    } else {
+        println!("dakon serve: {url}  (rules {}; Ctrl-C stops)", args.rules.rules);
+        println!(
+            "searches: {threads} at once, {} waiting at most; {per_board} MiB of table per board size; at most {} s each; endgame tables: {tables}",
+            args.queue, args.time_limit
+        );
+    }
+    axum::serve(listener, routes::router(service))
+        .with_graceful_shutdown(stop_signal(shutdown))
+        .await
+        .map_err(|e| CliError::Failure(format!("the server failed: {e}")))?;
+    eprintln!("dakon serve: stopped");
+    Ok(())
+}
+
+/// Waits for Ctrl-C (or SIGTERM), then cancels `shutdown` so that running searches end with
+/// their bounds; a second Ctrl-C ends the program at once.
+async fn stop_signal(shutdown: CancellationToken) {
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => drop(signal.recv().await),
+            Err(_) => std::future::pending().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        () = terminate => {}
+    }
+    eprintln!("dakon serve: stopping (running searches end with the bounds proven so far; Ctrl-C again to quit at once)");
+    shutdown.cancel();
+    tokio::spawn(async {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            std::process::exit(130);
+        }
+    });
+}

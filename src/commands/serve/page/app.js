@@ -1,0 +1,501 @@
+// The analysis board: draws the position, asks the server for every move's exact value, and
+// keeps the game's history for undo and redo. Everything it knows comes from this server's API.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+/** Seeds drawn as dots up to this count; above it the number alone. */
+const MAX_DOTS = 12;
+/** How long a stopped search may spend gathering the bounds it proved. */
+const BOUNDS_SECONDS = 0.2;
+/** The time limit of the first ask, so that something shows at once. */
+const QUICK_SECONDS = 0.5;
+
+const state = {
+  /** Positions of the game: {board, move}; move is what led there (null for the first). */
+  history: [],
+  index: 0,
+  /** The analysis of the current position, once it has arrived. */
+  analysis: null,
+  /** Exact analyses by position, so that undo and redo need not ask again. */
+  known: new Map(),
+  search: null,
+};
+
+// ---- The API ----
+
+async function api(path, params, signal) {
+  const query = new URLSearchParams(params).toString();
+  const response = await fetch(`/api/${path}?${query}`, { signal });
+  const body = await response.json().catch(() => ({ error: `the server answered ${response.status}` }));
+  if (!response.ok) {
+    throw new Error(body.error || `the server answered ${response.status}`);
+  }
+  return body;
+}
+
+// ---- Numbers and words ----
+
+const signed = (v) => (v > 0 ? `+${v}` : v < 0 ? `−${-v}` : "0");
+const plural = (count, noun) => `${count} ${noun}${count === 1 ? "" : "s"}`;
+const current = () => state.history[state.index].board;
+const ownerOf = (hole, n) => (hole >= n ? 0 : 1);
+
+/** The mover's holes from the left as drawn: the keys 1 to n. */
+function moverHoles(board) {
+  const n = board.holes;
+  return Array.from({ length: n }, (_, i) => (board.to_move === 0 ? n + i : i));
+}
+
+/** Whether move m is proven at least as good as every other move. */
+function isBest(m, moves) {
+  return moves.every((other) => other === m || m.lower >= other.upper);
+}
+
+function describeMove(move) {
+  const parts = [plural(move.laps, "lap")];
+  if (move.sown_into_store > 0) parts.push(`${move.sown_into_store} into the store`);
+  if (move.capture) parts.push(`${move.capture} takes ${move.captured}`);
+  if (move.extra_move && !move.game_over) parts.push("extra move: the same player moves again");
+  if (move.sweep) parts.push(`game over: player ${move.sweep.to} takes the ${plural(move.sweep.seeds, "seed")} left`);
+  return parts.join(", ");
+}
+
+// ---- Drawing ----
+
+function seedsElement(count, big) {
+  const seeds = document.createElement("span");
+  seeds.className = "seeds";
+  if (count > 0 && count <= (big ? 2 * MAX_DOTS : MAX_DOTS)) {
+    const dots = document.createElement("span");
+    dots.className = "dots";
+    dots.dataset.count = String(count);
+    for (let i = 0; i < count; i++) dots.appendChild(document.createElement("i"));
+    seeds.appendChild(dots);
+  }
+  const number = document.createElement("span");
+  number.className = count > (big ? 2 * MAX_DOTS : MAX_DOTS) ? "count large" : "count";
+  number.textContent = String(count);
+  seeds.appendChild(number);
+  return seeds;
+}
+
+function cell(className, row, column) {
+  const element = document.createElement("div");
+  element.className = className;
+  element.style.gridRow = String(row);
+  element.style.gridColumn = String(column);
+  return element;
+}
+
+function drawBoard() {
+  const board = current();
+  const n = board.holes;
+  const element = $("board");
+  element.replaceChildren();
+  element.style.setProperty("--n", String(n));
+  element.classList.toggle("over", board.game_over);
+  const analysis = state.analysis;
+  const values = new Map();
+  if (analysis) for (const m of analysis.moves) values.set(m.hole, m);
+  const keys = new Map(moverHoles(board).map((hole, i) => [hole, i + 1]));
+  const last = state.history[state.index].move;
+  const worst = analysis ? Math.max(0, ...analysis.moves.filter((m) => m.exact).map((m) => analysis.moves[0].lower - m.lower)) : 0;
+
+  const stores = [
+    { player: 1, seeds: board.stores[1], column: 1 },
+    { player: 0, seeds: board.stores[0], column: n + 2 },
+  ];
+  for (const store of stores) {
+    const box = cell(`store p${store.player}${board.to_move === store.player && !board.game_over ? " to-move" : ""}`, "3 / span 2", store.column);
+    box.setAttribute("aria-label", `store of player ${store.player}: ${plural(store.seeds, "seed")}`);
+    box.appendChild(seedsElement(store.seeds, true));
+    const name = document.createElement("span");
+    name.className = "store-name";
+    name.textContent = `S${store.player}`;
+    box.appendChild(name);
+    element.appendChild(box);
+  }
+
+  for (let hole = 0; hole < 2 * n; hole++) {
+    const top = hole < n;
+    const column = (top ? hole : hole - n) + 2;
+    const [numberRow, valueRow, holeRow] = top ? [1, 2, 3] : [6, 5, 4];
+    const label = cell("hole-number", numberRow, column);
+    label.textContent = String(hole);
+    element.appendChild(label);
+
+    const seeds = board.board[hole];
+    const legal = board.legal_moves.includes(hole);
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = `hole p${ownerOf(hole, n)}`;
+    button.style.gridRow = String(holeRow);
+    button.style.gridColumn = String(column);
+    button.dataset.hole = String(hole);
+    button.disabled = !legal;
+    if (last && last.hole === hole) button.classList.add("last-played");
+    button.appendChild(seedsElement(seeds, false));
+    let description = `hole ${hole}, ${plural(seeds, "seed")}`;
+    if (legal && keys.has(hole)) {
+      const key = document.createElement("span");
+      key.className = "key";
+      key.textContent = String(keys.get(hole));
+      button.appendChild(key);
+    }
+
+    const badge = cell("move-value", valueRow, column);
+    const m = values.get(hole);
+    if (m) {
+      badge.dataset.hole = String(hole);
+      if (m.exact) {
+        const cost = analysis.moves[0].lower - m.lower;
+        badge.textContent = signed(m.value);
+        const best = isBest(m, analysis.moves);
+        badge.classList.add(best ? "best" : "worse");
+        if (best) button.classList.add("best");
+        badge.style.setProperty("--cost", String(best || worst === 0 ? 0 : 0.25 + 0.75 * (cost / worst)));
+        description += `, value ${signed(m.value)}${best ? ", a best move" : `, costs ${cost}`}`;
+        badge.title = best ? "a best move" : `costs ${cost} against the best move`;
+      } else {
+        badge.textContent = `${signed(m.lower)}…${signed(m.upper)}`;
+        badge.classList.add("bounds");
+        description += `, value between ${signed(m.lower)} and ${signed(m.upper)} (not exact: cut by the time limit)`;
+        badge.title = "bounds proven before the time limit";
+      }
+    }
+    button.setAttribute("aria-label", description);
+    element.appendChild(badge);
+    element.appendChild(button);
+  }
+}
+
+function drawTurn() {
+  const board = current();
+  const turn = $("turn");
+  turn.className = "turn";
+  if (board.game_over) {
+    const difference = board.stores[0] - board.stores[1];
+    const verdict = difference === 0 ? "a draw" : `player ${difference > 0 ? 0 : 1} wins by ${Math.abs(difference)}`;
+    turn.textContent = `Game over: ${verdict} (S0 ${board.stores[0]}, S1 ${board.stores[1]})`;
+    turn.classList.add("over");
+    return;
+  }
+  const row = board.to_move === 0 ? "bottom row" : "top row";
+  turn.textContent = `Player ${board.to_move} to move (${row}) · score S0 ${board.stores[0]} – S1 ${board.stores[1]}`;
+  turn.classList.add(`p${board.to_move}`);
+}
+
+function drawSummary() {
+  const analysis = state.analysis;
+  const board = current();
+  const value = $("value");
+  const pv = $("pv");
+  pv.replaceChildren();
+  if (!analysis) {
+    value.textContent = "";
+    return;
+  }
+  const mover = board.to_move;
+  if (analysis.exact) {
+    const verdict = analysis.value > 0 ? `a win by ${analysis.value}` : analysis.value < 0 ? `a loss by ${-analysis.value}` : "a draw";
+    value.textContent = `Value for player ${mover}: ${signed(analysis.value)}, ${verdict} with perfect play.`;
+  } else {
+    value.textContent = `Value for player ${mover}: between ${signed(analysis.lower)} and ${signed(analysis.upper)} (not exact: the search was cut short).`;
+  }
+  if (analysis.notice) value.textContent += ` Note: ${analysis.notice}.`;
+  for (const hole of analysis.pv) {
+    const chip = document.createElement("span");
+    chip.className = `chip p${ownerOf(hole, board.holes)}`;
+    chip.textContent = String(hole);
+    pv.appendChild(chip);
+  }
+  if (analysis.pv.length === 0) pv.textContent = analysis.game_over ? "the game is over" : "none yet";
+  else if (!analysis.pv_complete) pv.appendChild(document.createTextNode(" … (cut short)"));
+}
+
+function drawMoves() {
+  const list = $("moves");
+  list.replaceChildren();
+  let turn = null;
+  for (let i = 1; i < state.history.length; i++) {
+    const move = state.history[i].move;
+    const player = state.history[i - 1].board.to_move;
+    if (!turn || turn.dataset.player !== String(player) || !state.history[i - 1].move?.extra_move) {
+      turn = document.createElement("li");
+      turn.dataset.player = String(player);
+      const who = document.createElement("span");
+      who.className = `who p${player}`;
+      who.textContent = `P${player}`;
+      turn.appendChild(who);
+      list.appendChild(turn);
+    }
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = `small move${i === state.index ? " current" : ""}${i > state.index ? " undone" : ""}`;
+    button.dataset.index = String(i);
+    button.textContent = `${move.hole}${move.extra_move && !move.game_over ? "+" : ""}${move.capture ? `×${move.captured}` : ""}`;
+    button.title = describeMove(move);
+    turn.appendChild(button);
+  }
+  if (state.history.length === 1) {
+    const empty = document.createElement("li");
+    empty.className = "empty";
+    empty.textContent = "No moves yet: click a hole.";
+    list.appendChild(empty);
+  }
+  $("undo").disabled = state.index === 0;
+  $("redo").disabled = state.index === state.history.length - 1;
+}
+
+function drawPosition() {
+  const notation = current().position;
+  $("position-output").value = notation;
+  const url = `${location.pathname}?position=${encodeURIComponent(notation)}`;
+  history.replaceState(null, "", url);
+  $("link").href = url;
+  const move = state.history[state.index].move;
+  $("last-move").textContent = move ? `Last move: hole ${move.hole}: ${describeMove(move)}.` : "";
+}
+
+function draw() {
+  drawBoard();
+  drawTurn();
+  drawSummary();
+  drawMoves();
+  drawPosition();
+  const best = state.analysis && state.analysis.moves.find((m) => isBest(m, state.analysis.moves));
+  $("play-best").disabled = !best;
+}
+
+// ---- Searching ----
+
+function showError(message) {
+  const error = $("error");
+  error.textContent = message;
+  error.hidden = !message;
+}
+
+function stopTimer() {
+  if (state.search) clearInterval(state.search.timer);
+  $("stop").hidden = true;
+}
+
+/** Whether every move of an analysis has its exact value. */
+const solved = (analysis) => analysis.exact && analysis.moves.every((m) => m.exact);
+
+/**
+ * Asks for the analysis of the current position (abandoning any search still running): first
+ * with a short time limit, so that the best move and bounds show at once, then, if some value
+ * is not exact yet, with the chosen limit (the server's table keeps what the first ask proved).
+ */
+async function analyse({ seconds, stopped = false } = {}) {
+  if (state.search) {
+    stopTimer();
+    state.search.controller.abort();
+  }
+  const position = current().position;
+  state.analysis = state.known.get(position) || null;
+  draw();
+  if (state.analysis) return;
+  const controller = new AbortController();
+  const started = performance.now();
+  const search = { controller, started, stopped: false, timer: 0 };
+  state.search = search;
+  const status = $("search-status");
+  const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
+  let doing = "Searching";
+  const tick = () => (status.textContent = `${doing}… ${elapsed()}`);
+  tick();
+  search.timer = setInterval(tick, 100);
+  $("stop").hidden = false;
+  const wanted = seconds ?? Number($("time-limit").value);
+  const limits = wanted > QUICK_SECONDS ? [QUICK_SECONDS, wanted] : [wanted];
+  try {
+    let analysis = null;
+    for (const limit of limits) {
+      analysis = await api("analyse", { position, time_limit: limit }, controller.signal);
+      if (state.search !== search) return;
+      state.analysis = analysis;
+      if (solved(analysis)) break;
+      draw();
+      doing = "Refining the bounds";
+    }
+    stopTimer();
+    state.search = null;
+    if (solved(analysis)) state.known.set(position, analysis);
+    const took = `${analysis.seconds.toFixed(analysis.seconds < 0.1 ? 3 : 2)} s`;
+    if (solved(analysis)) {
+      status.textContent = `Solved exactly in ${took}${analysis.cached ? " (remembered by the server)" : ""}${analysis.tables ? ", with endgame tables" : ""}.`;
+    } else {
+      status.textContent = `${stopped ? "Stopped" : `Time limit reached (${analysis.time_limit} s)`}: showing the bounds proven so far.`;
+    }
+    draw();
+  } catch (error) {
+    if (state.search !== search) return;
+    stopTimer();
+    state.search = null;
+    if (error.name === "AbortError") {
+      if (search.stopped) {
+        status.textContent = `Stopped after ${elapsed()}; gathering the bounds proven so far…`;
+        analyse({ seconds: BOUNDS_SECONDS, stopped: true });
+      }
+      return;
+    }
+    status.textContent = "";
+    showError(error.message);
+  }
+}
+
+function stopSearch() {
+  if (!state.search) return;
+  state.search.stopped = true;
+  state.search.controller.abort();
+}
+
+// ---- Moving through the game ----
+
+function goTo(index) {
+  if (index < 0 || index >= state.history.length || index === state.index) return;
+  state.index = index;
+  showError("");
+  analyse();
+}
+
+async function playHole(hole) {
+  const board = current();
+  if (!board.legal_moves.includes(hole)) return;
+  showError("");
+  try {
+    const move = await api("play", { position: board.position, hole });
+    if (current() !== board) return;
+    state.history.splice(state.index + 1, state.history.length, { board: move.board, move });
+    state.index += 1;
+    analyse();
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+function playBest() {
+  const analysis = state.analysis;
+  const best = analysis && analysis.moves.find((m) => isBest(m, analysis.moves));
+  if (best) playHole(best.hole);
+}
+
+/** Starts a new game history from a position the server accepts. */
+async function open(params) {
+  try {
+    const board = await api("show", params);
+    state.history = [{ board, move: null }];
+    state.index = 0;
+    showError("");
+    analyse();
+    return true;
+  } catch (error) {
+    showError(error.message);
+    return false;
+  }
+}
+
+// ---- Copying ----
+
+async function copy(text, button) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    const field = $("position-output");
+    const before = field.value;
+    field.value = text;
+    field.select();
+    document.execCommand("copy");
+    field.value = before;
+  }
+  const label = button.textContent;
+  button.textContent = "Copied";
+  setTimeout(() => (button.textContent = label), 1200);
+}
+
+// ---- Wiring ----
+
+function setUp() {
+  const holes = $("holes");
+  for (let n = 1; n <= 9; n++) {
+    const option = document.createElement("option");
+    option.value = String(n);
+    option.textContent = String(n);
+    option.selected = n === 7;
+    holes.appendChild(option);
+  }
+  holes.addEventListener("change", () => ($("seeds").value = holes.value));
+
+  $("board").addEventListener("click", (event) => {
+    const target = event.target.closest("[data-hole]");
+    if (target && !target.disabled) playHole(Number(target.dataset.hole));
+  });
+  $("moves").addEventListener("click", (event) => {
+    const target = event.target.closest("[data-index]");
+    if (target) goTo(Number(target.dataset.index));
+  });
+  $("undo").addEventListener("click", () => goTo(state.index - 1));
+  $("redo").addEventListener("click", () => goTo(state.index + 1));
+  $("play-best").addEventListener("click", playBest);
+  $("stop").addEventListener("click", stopSearch);
+  $("time-limit").addEventListener("change", () => analyse());
+  // Once a game is opened the keys play on the board again, so the form lets go of them.
+  $("new-game").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    if (await open({ position: "start", holes: $("holes").value, seeds: $("seeds").value })) document.activeElement.blur();
+  });
+  $("paste").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    if (await open({ position: $("position-input").value })) {
+      $("position-input").value = "";
+      document.activeElement.blur();
+    }
+  });
+  $("copy").addEventListener("click", (event) => copy(current().position, event.target));
+  $("copy-link").addEventListener("click", (event) => copy(new URL($("link").href, location.href).href, event.target));
+  document.addEventListener("keydown", onKey);
+
+  const params = new URLSearchParams(location.search);
+  const first = {};
+  for (const name of ["position", "holes", "seeds"]) if (params.has(name)) first[name] = params.get(name);
+  if (!first.position) first.position = "start";
+  open(first).then(async (opened) => {
+    if (opened) return;
+    // A link whose position the server refuses opens the start, and says why.
+    const refused = $("error").textContent;
+    await open({ position: "start" });
+    showError(`The position in the link was refused: ${refused}`);
+  });
+}
+
+function onKey(event) {
+  if (event.key === "Escape") {
+    stopSearch();
+    return;
+  }
+  const typing = event.target.closest("input, select, textarea");
+  if (typing || event.altKey || event.metaKey) return;
+  if (event.ctrlKey) {
+    if (event.key === "z") goTo(state.index - 1);
+    else if (event.key === "y") goTo(state.index + 1);
+    else return;
+    event.preventDefault();
+    return;
+  }
+  const key = event.key.toLowerCase();
+  if (/^[1-9]$/.test(key)) {
+    const hole = moverHoles(current())[Number(key) - 1];
+    if (hole !== undefined) playHole(hole);
+  } else if (key === "arrowleft" || key === "u") goTo(state.index - 1);
+  else if (key === "arrowright" || key === "r") goTo(state.index + 1);
+  else if (key === "b" || (key === "enter" && !event.target.closest("button, a"))) playBest();
+  else if (key === "c") copy(current().position, $("copy"));
+  else if (key === "p") $("position-input").focus();
+  else if (key === "n") $("holes").focus();
+  else return;
+  event.preventDefault();
+}
+
+document.addEventListener("DOMContentLoaded", setUp);

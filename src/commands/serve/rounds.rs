@@ -1,0 +1,107 @@
+//! Valuing every move of a position when time is short. First the position itself: its value
+//! and a best move, which the search usually proves quickly (in sowing games the first test,
+//! "does the mover take every seed?", often settles it). Then the other moves in rounds: in
+//! each round every move not yet exact gets a node budget, doubled from round to round, until
+//! all are exact or the time is up. A hard move thereby cannot take all the time while the
+//! others wait (as when moves are valued one after the other), and every move ends with the
+//! tightest bounds its share of the time proved; bounds proven in one round stay in the
+//! transposition table, so the next round goes on from them.
+//!
+//! Measured on the 7 x 7 position after the opening moves 7 and 8 (`13,13,4,13,13,5,13/6,2,0,1,3,0,4
+//! 0/8 0`), one thread, 5 s, busy machine: valued one after the other (as `analyse_moves`
+//! does), move 10 took the time and the two best moves, 11 and 13 (+98), were left with bounds;
+//! in rounds both are exact, so are 7 and 8, and 10 has the bounds -78..+96. On the 7 x 7
+//! start, where every move gets exact, the rounds cost the same as `analyse_moves` (0.92 G
+//! instructions either way, callgrind).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use dakon_solver::rules::Rules;
+use dakon_solver::search::{Limits, MoveValue, Solution, Solver};
+
+/// Nodes each open move may search in the first round; doubled every round.
+const FIRST_ROUND_NODES: u64 = 1 << 14;
+
+/// What the rounds proved: the position's solution (value, best move, principal variation) and
+/// every legal move's bounds, in future gains for the player to move (unsorted).
+pub struct Valued {
+    pub solution: Solution,
+    pub moves: Vec<MoveValue>,
+}
+
+/// Solves `pos`, then values every legal move in rounds, within `time` (none: until every
+/// move is exact) and until `stop` is raised.
+pub fn value_every_move<R: Rules>(solver: &Solver<R>, pos: &R::Position, time: Option<Duration>, stop: Option<Arc<AtomicBool>>) -> Valued {
+    let deadline = time.map(|time| Instant::now() + time);
+    let limits =
+        |nodes: Option<u64>| Limits { time: deadline.map(|d| d.saturating_duration_since(Instant::now())), nodes, stop: stop.clone() };
+    let solution = solver.solve(pos, &limits(None));
+    let legal = solver.rules().legal_moves(pos);
+    // Every move is worth at most the position; a best move proven optimal is worth exactly it.
+    let mut moves: Vec<MoveValue> = legal
+        .as_slice()
+        .iter()
+        .map(|&mv| match solution.best_move {
+            Some(best) if best == mv && solution.is_exact() => MoveValue { mv, lower: solution.lower, upper: solution.upper },
+            _ => MoveValue { mv, lower: i32::MIN, upper: solution.upper },
+        })
+        .collect();
+    let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d) || stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
+    let mut nodes = FIRST_ROUND_NODES;
+    loop {
+        for known in moves.iter_mut().filter(|m| m.lower < m.upper) {
+            let proven = solver.analyse_move(pos, known.mv, &limits(Some(nodes)));
+            known.lower = known.lower.max(proven.lower);
+            known.upper = known.upper.min(proven.upper);
+        }
+        if moves.iter().all(|m| m.lower >= m.upper) || out_of_time() {
+            break;
+        }
+        nodes = nodes.saturating_mul(2);
+    }
+    Valued { solution, moves }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use dakon_solver::dakon::{Dakon, Position};
+    use dakon_solver::search::{Config, Limits, Solver};
+
+    use super::value_every_move;
+
+    fn solver(holes: usize) -> Solver<Dakon> {
+        Solver::new(Dakon::new(holes).unwrap(), Config { threads: 1, tt_bytes: 1 << 22 }, None)
+    }
+
+    #[test]
+    fn without_a_limit_every_move_gets_the_value_analyse_moves_gives_it() {
+        for (holes, position) in
+            [(5, "0,3,0,2,2/1,0,0,0,2 0/0 0"), (5, "1,2,0,3,1/2,0,1,1,3 2/4 0"), (4, "4,4,4,4/4,4,4,4 0/0 0"), (2, "0,0/0,0 2/2 0")]
+        {
+            let p: Position = position.parse().unwrap();
+            let valued = value_every_move(&solver(holes), &p, None, None);
+            let mut moves = valued.moves;
+            moves.sort_by_key(|m| m.mv);
+            let mut expected = solver(holes).analyse_moves(&p, &Limits::default());
+            expected.sort_by_key(|m| m.mv);
+            assert_eq!(moves, expected, "{position}");
+            assert!(valued.solution.is_exact());
+            assert_eq!(moves.iter().map(|m| m.lower).max().unwrap_or(valued.solution.lower), valued.solution.lower);
+        }
+    }
+
+    #[test]
+    fn with_no_time_the_bounds_still_hold_the_values() {
+        let p: Position = "2,1,3,0,2,1/1,2,0,3,1,2 3/4 1".parse().unwrap();
+        let exact = solver(6).analyse_moves(&p, &Limits::default());
+        let valued = value_every_move(&solver(6), &p, Some(Duration::ZERO), None);
+        for m in &valued.moves {
+            let truth = exact.iter().find(|e| e.mv == m.mv).unwrap().lower;
+            assert!(m.lower <= truth && truth <= m.upper, "move {}: {truth} in [{}, {}]", m.mv, m.lower, m.upper);
+        }
+    }
+}

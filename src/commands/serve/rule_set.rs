@@ -1,0 +1,57 @@
+//! The rule sets the server plays by: the one place that chooses rules (Dakon, Kalah and
+//! Kalah with empty capture, on the same board and notation).
+
+use dakon_solver::dakon::{MoveError, Position};
+use dakon_solver::ruleset::{self, Played, RulesName};
+
+/// A rule set a request may name with `rules=`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RuleSet(pub RulesName);
+
+impl RuleSet {
+    /// Every rule set the server knows.
+    pub const ALL: [RuleSet; 3] = [RuleSet(RulesName::ALL[0]), RuleSet(RulesName::ALL[1]), RuleSet(RulesName::ALL[2])];
+
+    /// The name written in requests and answers (as in table headers).
+    pub fn name(self) -> &'static str {
+        self.0.as_str()
+    }
+
+    /// The rule set called `name`.
+    ///
+    /// # Errors
+    /// A message naming the rule sets this server knows.
+    pub fn named(name: &str) -> Result<RuleSet, String> {
+        RuleSet::ALL.into_iter().find(|rules| rules.name() == name).ok_or_else(|| {
+            let known: Vec<&str> = RuleSet::ALL.iter().map(|rules| rules.name()).collect();
+            format!("unknown rules '{name}': this server plays {}", known.join(", "))
+        })
+    }
+
+    /// The rules of `position`'s board, as the solver and the command-line program see them.
+    pub fn rules_for(self, position: &Position) -> ruleset::RuleSet {
+        ruleset::RuleSet::of(self.0, position)
+    }
+
+    /// Plays the hole numbered `hole` in the notation.
+    ///
+    /// # Errors
+    /// [`MoveError`] if the hole does not exist, is not the mover's, is empty, or the game is
+    /// over.
+    pub fn play(self, position: &Position, hole: usize) -> Result<(Position, Played), MoveError> {
+        self.rules_for(position).play_hole(position, hole)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RuleSet;
+
+    #[test]
+    fn names_round_trip_and_unknown_names_are_refused_with_the_known_ones() {
+        for rules in RuleSet::ALL {
+            assert_eq!(RuleSet::named(rules.name()), Ok(rules));
+        }
+        assert_eq!(RuleSet::named("oware"), Err("unknown rules 'oware': this server plays dakon, kalah, kalah-empty-capture".to_string()));
+    }
+}

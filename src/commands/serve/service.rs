@@ -1,0 +1,192 @@
+//! How a request is answered: an analysis from the cache, else by joining an identical search
+//! in flight, else by a new search that waits for a slot of the pool and runs on a blocking
+//! thread; a move by the rules at once.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use dakon_solver::dakon::Position;
+use dakon_solver::search::Limits;
+use tokio_util::sync::CancellationToken;
+
+use super::analysis::{analyse, Analysis};
+use super::api_error::ApiError;
+use super::cache::AnswerCache;
+use super::counters::Counters;
+use super::flights::{Flights, Joined, Work};
+use super::pool::SearchPool;
+use super::query::{Params, TimeLimit};
+use super::registry::Registry;
+use super::rule_set::RuleSet;
+use crate::commands::{play, show};
+
+/// The parameters `/api/analyse` takes.
+pub const ANALYSE_PARAMETERS: &[&str] = &["position", "time_limit", "rules", "holes", "seeds"];
+/// The parameters `/api/play` takes.
+pub const PLAY_PARAMETERS: &[&str] = &["position", "hole", "rules", "holes", "seeds"];
+/// The parameters `/api/show` takes.
+pub const SHOW_PARAMETERS: &[&str] = &["position", "rules", "holes", "seeds"];
+
+/// Identical analyses: same rules, same position, same time limit.
+type SearchKey = (RuleSet, Position, Duration);
+type Answer = Result<Arc<Analysis>, ApiError>;
+
+/// The server's state, shared by every request.
+pub struct Service {
+    pub registry: Registry,
+    pub pool: SearchPool,
+    flights: Flights<SearchKey, Answer>,
+    cache: AnswerCache<(RuleSet, Position), Arc<Analysis>>,
+    counters: Counters,
+    /// The longest search allowed.
+    pub time_cap: Duration,
+    /// Cancelled at shutdown: every search stops with the bounds proven so far.
+    shutdown: CancellationToken,
+}
+
+impl Service {
+    /// A service with these parts; `shutdown` stops every search when cancelled.
+    pub fn new(registry: Registry, pool: SearchPool, cache_size: usize, time_cap: Duration, shutdown: CancellationToken) -> Service {
+        Service {
+            registry,
+            pool,
+            flights: Flights::new(),
+            cache: AnswerCache::new(cache_size),
+            counters: Counters::default(),
+            time_cap,
+            shutdown,
+        }
+    }
+
+    /// Answers `/api/analyse`.
+    ///
+    /// # Errors
+    /// [`ApiError::BadRequest`] for bad parameters, [`ApiError::Busy`] when the pool and its
+    /// queue are full, [`ApiError::Failure`] if the endgame tables cannot be read.
+    pub async fn analyse(self: &Arc<Self>, query: Option<&str>) -> Result<serde_json::Value, ApiError> {
+        let params = Params::parse(query, ANALYSE_PARAMETERS)?;
+        let rules = params.rules(self.registry.rules())?;
+        let position = params.position()?;
+        let limit = params.time_limit(self.time_cap)?;
+        if let Some(analysis) = self.cache.get(&(rules, position)) {
+            Counters::count(&self.counters.cached);
+            return Ok(respond(&analysis, &limit, true));
+        }
+        let key = (rules, position, limit.used);
+        let flight = match self.flights.join(&key, &self.shutdown) {
+            Joined::Started { flight, work } => {
+                tokio::spawn(self.clone().search(key, work));
+                flight
+            }
+            Joined::Shared(flight) => {
+                Counters::count(&self.counters.shared);
+                flight
+            }
+        };
+        let answer = flight.answer().await.ok_or_else(|| ApiError::Failure("the search ended without an answer".to_string()))?;
+        if matches!(answer, Err(ApiError::Busy { .. })) {
+            Counters::count(&self.counters.refused);
+        }
+        let analysis = answer?;
+        Ok(respond(&analysis, &limit, false))
+    }
+
+    /// Does the search of `key` and delivers its answer to every request waiting for it.
+    async fn search(self: Arc<Self>, key: SearchKey, work: Work<Answer>) {
+        let answer = self.run_search(key, &work.cancelled).await;
+        if let Ok(analysis) = &answer {
+            if analysis.exact {
+                self.cache.put((key.0, key.1), analysis.clone());
+            }
+        }
+        self.flights.finish(&key, &work);
+        work.deliver(answer);
+    }
+
+    /// Waits for the board's solver and a slot, then searches on a blocking thread, raising
+    /// the search's stop flag if `cancelled` fires first.
+    async fn run_search(&self, (rules, position, time): SearchKey, cancelled: &CancellationToken) -> Answer {
+        let ready = async { Ok::<_, ApiError>((self.registry.solver(rules, &position).await?, self.pool.acquire().await?)) };
+        let (board, slot) = tokio::select! {
+            ready = ready => ready?,
+            () = cancelled.cancelled() => return Err(ApiError::ShuttingDown),
+        };
+        Counters::count(&self.counters.searches);
+        let stop = Arc::new(AtomicBool::new(false));
+        let limits = Limits { time: Some(time), nodes: None, stop: Some(stop.clone()) };
+        let mut search = tokio::task::spawn_blocking(move || {
+            // The slot is free again when the search thread is done, not before.
+            let _slot = slot;
+            analyse(rules, &board, &position, &limits)
+        });
+        let analysis = tokio::select! {
+            done = &mut search => done,
+            () = cancelled.cancelled() => {
+                stop.store(true, Ordering::Relaxed);
+                Counters::count(&self.counters.cancelled);
+                search.await
+            }
+        };
+        analysis.map(Arc::new).map_err(|e| ApiError::Failure(format!("the search failed: {e}")))
+    }
+
+    /// Answers `/api/play`: the position after the move and what happened.
+    ///
+    /// # Errors
+    /// [`ApiError::BadRequest`] for bad parameters or a move the rules do not allow.
+    pub fn play(&self, query: Option<&str>) -> Result<serde_json::Value, ApiError> {
+        let params = Params::parse(query, PLAY_PARAMETERS)?;
+        let rules = params.rules(self.registry.rules())?;
+        let position = params.position()?;
+        let hole = params.hole()?;
+        let (next, outcome) =
+            rules.play(&position, hole).map_err(|e| ApiError::BadRequest(format!("hole {hole} in position '{position}': {e}")))?;
+        let mut json = play::json(hole, &next, &outcome);
+        json["rules"] = rules.name().into();
+        json["from"] = position.to_string().into();
+        json["board"] = board(rules, &next);
+        Ok(json)
+    }
+
+    /// Answers `/api/show`: the position as `show --json` draws it (a check that the server
+    /// accepts it, too).
+    ///
+    /// # Errors
+    /// [`ApiError::BadRequest`] for bad parameters.
+    pub fn show(&self, query: Option<&str>) -> Result<serde_json::Value, ApiError> {
+        let params = Params::parse(query, SHOW_PARAMETERS)?;
+        Ok(board(params.rules(self.registry.rules())?, &params.position()?))
+    }
+
+    /// Answers `/api/status`: the load and what has been done.
+    pub fn status(&self) -> serde_json::Value {
+        serde_json::json!({
+            "running": self.pool.running(),
+            "waiting": self.pool.waiting(),
+            "slots": self.pool.size(),
+            "queue": self.pool.queue(),
+            "in_flight": self.flights.len(),
+            "cache_entries": self.cache.len(),
+            "boards_in_use": self.registry.boards_in_use(),
+            "table_mib_per_board": self.registry.table_bytes_per_board() >> 20,
+            "time_limit_cap": self.time_cap.as_secs_f64(),
+            "counts": self.counters.json(),
+        })
+    }
+}
+
+/// A position as `show --json` draws it, with its rules.
+fn board(rules: RuleSet, position: &Position) -> serde_json::Value {
+    show::json(&rules.rules_for(position), position)
+}
+
+/// The analysis with what this request adds: its time limit and whether it came from the cache.
+fn respond(analysis: &Analysis, limit: &TimeLimit, cached: bool) -> serde_json::Value {
+    let mut json = analysis.json.clone();
+    if let (Some(json), serde_json::Value::Object(limit)) = (json.as_object_mut(), limit.json()) {
+        json.extend(limit);
+        json.insert("cached".to_string(), cached.into());
+    }
+    json
+}

@@ -1,0 +1,288 @@
+//! The analysis board in a real browser: headless Chromium, driven over WebDriver by
+//! chromedriver, plays on the page as a user would (mouse and keyboard), with no network
+//! beyond the loopback. Saves screenshots of the board under `target/tmp/`.
+//!
+//! Needs Debian's `chromium` and `chromium-driver`; `.ci/run` installs them. Without them the
+//! test fails and says how to install them.
+
+// Each test file uses part of the shared helpers.
+#[allow(dead_code)]
+mod server;
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+use fantoccini::key::Key;
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{json, Value};
+use server::Server;
+
+const INSTALL: &str = "install them with: sudo apt-get install -y chromium chromium-driver (.ci/run does this)";
+
+/// The first of `candidates` that exists, else the name found on the PATH.
+fn program(candidates: &[&str], name: &str) -> PathBuf {
+    let found =
+        candidates.iter().map(PathBuf::from).find(|p| p.exists()).or_else(|| {
+            std::env::var_os("PATH").and_then(|path| std::env::split_paths(&path).map(|dir| dir.join(name)).find(|p| p.exists()))
+        });
+    found.unwrap_or_else(|| panic!("the browser test needs {name}, which is not installed: {INSTALL}"))
+}
+
+/// A chromedriver on a free loopback port, stopped when dropped.
+struct Driver {
+    child: Child,
+    url: String,
+}
+
+impl Driver {
+    fn start() -> Driver {
+        let binary = program(&["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"], "chromedriver");
+        let child = Command::new(&binary)
+            .arg("--port=0")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {}: {e}; {INSTALL}", binary.display()));
+        // Made at once, so that dropping it stops the driver whatever happens next.
+        let mut driver = Driver { child, url: String::new() };
+        let stdout = BufReader::new(driver.child.stdout.take().expect("stdout is piped"));
+        for line in stdout.lines() {
+            let line = line.expect("chromedriver's output");
+            if let Some(port) = line.strip_prefix("ChromeDriver was started successfully on port ") {
+                driver.url = format!("http://127.0.0.1:{}", port.trim_end_matches('.'));
+                return driver;
+            }
+        }
+        panic!("chromedriver ended without saying its port; {INSTALL}");
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Runs `js` (a function body) in the page and returns its value.
+async fn eval(client: &Client, js: &str) -> Value {
+    client.execute(js, vec![]).await.unwrap_or_else(|e| panic!("{js}: {e}"))
+}
+
+/// Waits until `js` (a function body returning a boolean) holds in the page.
+async fn wait_until(client: &Client, what: &str, js: &str) {
+    let started = Instant::now();
+    while eval(client, js).await != Value::Bool(true) {
+        if started.elapsed() > Duration::from_secs(60) {
+            let page = eval(client, "return document.body.innerText").await;
+            panic!("waited a minute for {what}; the page says:\n{}", page.as_str().unwrap_or_default());
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Presses and releases one key, as the keyboard would.
+async fn press(client: &Client, key: char) {
+    let actions = KeyActions::new("keyboard".to_string()).then(KeyAction::Down { value: key }).then(KeyAction::Up { value: key });
+    client.perform_actions(actions).await.expect("the key is pressed");
+}
+
+async fn text_of(client: &Client, css: &str) -> String {
+    client.find(Locator::Css(css)).await.unwrap_or_else(|e| panic!("{css}: {e}")).text().await.unwrap()
+}
+
+async fn value_of(client: &Client, css: &str) -> String {
+    client.find(Locator::Css(css)).await.unwrap().prop("value").await.unwrap().unwrap_or_default()
+}
+
+/// The hole numbers that show a move value.
+async fn valued_holes(client: &Client) -> Vec<u64> {
+    let holes = eval(client, "return [...document.querySelectorAll('.move-value[data-hole]')].map(e => Number(e.dataset.hole))").await;
+    holes.as_array().unwrap().iter().map(|h| h.as_u64().unwrap()).collect()
+}
+
+/// The selector of the hole button numbered `hole`.
+fn hole(hole: u64) -> String {
+    format!("button.hole[data-hole=\"{hole}\"]")
+}
+
+/// Every move's exact value is shown and the search is over.
+const SOLVED: &str = "return document.querySelector('#stop').hidden && document.querySelectorAll('.move-value[data-hole]').length > 0 \
+    && !document.querySelector('.move-value.bounds')";
+/// A best move is shown (its value proven; others may still be bounds being refined).
+const BEST_SHOWN: &str = "return document.querySelector('.move-value.best') !== null";
+
+async fn save_screenshot(png: Vec<u8>, name: &str) -> PathBuf {
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::write(&path, png).expect("the screenshot is saved");
+    eprintln!("screenshot: {}", path.display());
+    path
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_uses_the_analysis_board_in_a_real_browser() {
+    let chromium = program(&["/usr/bin/chromium", "/usr/bin/chromium-browser"], "chromium");
+    let server = Server::start(&["--threads", "2"]);
+    let driver = Driver::start();
+    let profile = tempfile::tempdir().unwrap();
+    let flags = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1280,900",
+    ];
+    let mut args: Vec<String> = flags.iter().map(|f| f.to_string()).collect();
+    args.push(format!("--user-data-dir={}", profile.path().display()));
+    let capabilities = json!({"goog:chromeOptions": {"binary": chromium, "args": args}});
+    let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(capabilities.as_object().unwrap().clone())
+        .connect(&driver.url)
+        .await
+        .unwrap_or_else(|e| panic!("chromedriver at {} opens Chromium: {e}; {INSTALL}", driver.url));
+
+    // The start: seven move values on player 0's holes (7 to 13), a best move marked.
+    client.goto(&server.url).await.unwrap();
+    wait_until(&client, "the values of the start", SOLVED).await;
+    assert_eq!(valued_holes(&client).await, vec![7, 8, 9, 10, 11, 12, 13]);
+    let start = value_of(&client, "#position-output").await;
+    assert_eq!(start, "7,7,7,7,7,7,7/7,7,7,7,7,7,7 0/0 0");
+    assert!(text_of(&client, "#turn").await.starts_with("Player 0 to move"));
+    assert!(text_of(&client, "#value").await.contains("+98"), "the start is worth +98");
+    let best = client.find(Locator::Css(".move-value.best")).await.unwrap();
+    assert_eq!(best.text().await.unwrap(), "+98");
+    let best_hole: u64 = best.attr("data-hole").await.unwrap().unwrap().parse().unwrap();
+    save_screenshot(client.find(Locator::Css(".play-area")).await.unwrap().screenshot().await.unwrap(), "serve-start.png").await;
+
+    // Click the best move: the hole is emptied, the move is listed.
+    client.find(Locator::Css(&hole(best_hole))).await.unwrap().click().await.unwrap();
+    wait_until(
+        &client,
+        "the board after the first move",
+        &format!("return document.querySelector('#position-output').value !== '{start}'"),
+    )
+    .await;
+    assert_eq!(text_of(&client, &format!("{} .count", hole(best_hole))).await, "0");
+    assert_eq!(client.find_all(Locator::Css("#moves button.move")).await.unwrap().len(), 1);
+    let after_first = value_of(&client, "#position-output").await;
+
+    // Play best moves by keyboard until the turn passes to player 1 (extra moves keep it).
+    let mut presses = 0;
+    loop {
+        wait_until(&client, "a best move after a move", BEST_SHOWN).await;
+        if text_of(&client, "#turn").await.starts_with("Player 1 to move") {
+            break;
+        }
+        assert!(text_of(&client, "#turn").await.starts_with("Player 0 to move"), "an extra move keeps the turn");
+        let before = value_of(&client, "#position-output").await;
+        press(&client, 'b').await;
+        wait_until(
+            &client,
+            "a best move played by key",
+            &format!("return document.querySelector('#position-output').value !== '{before}'"),
+        )
+        .await;
+        presses += 1;
+        assert!(presses < 40, "the turn never passed");
+    }
+    assert!(valued_holes(&client).await.iter().all(|&h| h < 7), "now player 1's holes carry the values");
+    let turn_of_one = value_of(&client, "#position-output").await;
+    assert!(turn_of_one.ends_with(" 1"));
+    save_screenshot(client.find(Locator::Css(".play-area")).await.unwrap().screenshot().await.unwrap(), "serve-player-1.png").await;
+
+    // Undo by button, then by key, then redo by key.
+    client.find(Locator::Css("#undo")).await.unwrap().click().await.unwrap();
+    wait_until(&client, "undo", &format!("return document.querySelector('#position-output').value !== '{turn_of_one}'")).await;
+    assert!(text_of(&client, "#turn").await.starts_with("Player 0 to move"));
+    let undone = value_of(&client, "#position-output").await;
+    press(&client, 'u').await;
+    wait_until(&client, "undo by key", &format!("return document.querySelector('#position-output').value !== '{undone}'")).await;
+    press(&client, Key::Right.into()).await;
+    wait_until(&client, "redo by key", &format!("return document.querySelector('#position-output').value === '{undone}'")).await;
+    for _ in 0..presses + 1 {
+        press(&client, 'u').await;
+    }
+    wait_until(&client, "undo back to the start", &format!("return document.querySelector('#position-output').value === '{start}'")).await;
+    press(&client, Key::Right.into()).await;
+    wait_until(&client, "redo of the first move", &format!("return document.querySelector('#position-output').value === '{after_first}'"))
+        .await;
+
+    // Paste a position: a mistake is explained, a good one opened.
+    let input = client.find(Locator::Css("#position-input")).await.unwrap();
+    input.send_keys("1,2/3 0/0 0").await.unwrap();
+    client.find(Locator::Css("#paste button")).await.unwrap().click().await.unwrap();
+    wait_until(&client, "the notation error", "return !document.querySelector('#error').hidden").await;
+    assert!(text_of(&client, "#error").await.contains("column 1: both rows must have the same length"));
+    input.clear().await.unwrap();
+    let pasted = "0,3,0,2,2/1,0,0,0,2 0/0 0";
+    input.send_keys(pasted).await.unwrap();
+    input.send_keys(&Key::Enter.to_string()).await.unwrap();
+    wait_until(&client, "the pasted position", &format!("return document.querySelector('#position-output').value === '{pasted}'")).await;
+    wait_until(&client, "its values", SOLVED).await;
+    assert_eq!(valued_holes(&client).await, vec![5, 9], "player 0 may play holes 5 and 9");
+    assert!(client.find(Locator::Css("#error")).await.unwrap().attr("hidden").await.unwrap().is_some(), "the error is gone");
+    // Keys 1 to 5 are player 0's holes from the left: key 5 plays hole 9.
+    press(&client, '5').await;
+    wait_until(&client, "hole 9 played by key", &format!("return document.querySelector('#position-output').value !== '{pasted}'")).await;
+    assert_eq!(text_of(&client, &format!("{} .count", hole(9))).await, "0");
+    let played = value_of(&client, "#position-output").await;
+
+    // The link reopens the same position in a fresh page.
+    let link = client.find(Locator::Css("#link")).await.unwrap().prop("href").await.unwrap().unwrap();
+    assert!(link.starts_with(&server.url) && link.contains("position="), "{link}");
+    client.goto("about:blank").await.unwrap();
+    client.goto(&link).await.unwrap();
+    wait_until(&client, "the shared position", &format!("return document.querySelector('#position-output').value === '{played}'")).await;
+    wait_until(
+        &client,
+        "its values",
+        "return !document.querySelector('#stop:not([hidden])') && document.querySelector('#value').textContent !== ''",
+    )
+    .await;
+
+    // A new game on any board.
+    client.find(Locator::Css("#holes")).await.unwrap().select_by_value("4").await.unwrap();
+    let seeds = client.find(Locator::Css("#seeds")).await.unwrap();
+    seeds.clear().await.unwrap();
+    seeds.send_keys("3").await.unwrap();
+    client.find(Locator::Css("#new-game button")).await.unwrap().click().await.unwrap();
+    wait_until(&client, "the 4 x 3 start", "return document.querySelector('#position-output').value === '3,3,3,3/3,3,3,3 0/0 0'").await;
+    wait_until(&client, "its values", SOLVED).await;
+    assert_eq!(valued_holes(&client).await, vec![4, 5, 6, 7]);
+
+    // A long search (the 7 x 4 start takes seconds) stopped by its button: the page shows the
+    // bounds proven so far, and the server stopped the search the page walked away from.
+    client.find(Locator::Css("#holes")).await.unwrap().select_by_value("7").await.unwrap();
+    seeds.clear().await.unwrap();
+    seeds.send_keys("4").await.unwrap();
+    client.find(Locator::Css("#new-game button")).await.unwrap().click().await.unwrap();
+    wait_until(&client, "the search of the 7 x 4 start", "return !document.querySelector('#stop').hidden").await;
+    client.find(Locator::Css("#stop")).await.unwrap().click().await.unwrap();
+    wait_until(&client, "the stopped search", "return document.querySelector('#search-status').textContent.startsWith('Stopped')").await;
+    assert!(!client.find_all(Locator::Css(".move-value.bounds")).await.unwrap().is_empty(), "bounds, not values");
+    server.wait_for("the server to stop the search", Duration::from_secs(10), |s| s["counts"]["cancelled"].as_u64() >= Some(1));
+
+    // A link with a position the server refuses opens the start and says why.
+    client.goto(&format!("{}?position=1,2/3%200/0%200", server.url)).await.unwrap();
+    wait_until(&client, "the refused link", "return !document.querySelector('#error').hidden").await;
+    assert!(text_of(&client, "#error").await.contains("column 1: both rows must have the same length"));
+    wait_until(&client, "the start instead", &format!("return document.querySelector('#position-output').value === '{start}'")).await;
+
+    // A phone-sized screen: the whole board fits the width.
+    client.goto(&format!("{}?position=start", server.url)).await.unwrap();
+    client.set_window_size(390, 844).await.unwrap();
+    wait_until(&client, "the start on a phone", SOLVED).await;
+    let fits = eval(&client, "const r = document.querySelector('#board').getBoundingClientRect(); return r.left >= 0 && r.right <= document.documentElement.clientWidth").await;
+    assert_eq!(fits, Value::Bool(true), "the board fits a 390-pixel screen");
+    save_screenshot(client.screenshot().await.unwrap(), "serve-phone.png").await;
+
+    client.close().await.unwrap();
+    drop(driver);
+}

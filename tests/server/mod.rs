@@ -1,0 +1,138 @@
+//! The real `dakon serve` program on a free loopback port, and a plain HTTP client for it: what
+//! the server tests share.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use dakon_solver::dakon::Position;
+use rand::{Rng, SeedableRng};
+use serde_json::Value;
+
+/// A running `dakon serve`, stopped when dropped.
+pub struct Server {
+    child: Option<Child>,
+    /// Where it listens, e.g. `http://127.0.0.1:40123/`.
+    pub url: String,
+    client: reqwest::blocking::Client,
+}
+
+/// An answer: the status and the JSON body (`Value::Null` if the body is not JSON).
+pub struct Answer {
+    pub status: u16,
+    pub json: Value,
+}
+
+impl Server {
+    /// Starts `dakon serve` on a free port of 127.0.0.1 with `args` added (without endgame
+    /// tables unless they give `--tables-dir`), and waits for it to print where it listens.
+    pub fn start(args: &[&str]) -> Server {
+        let tables = if args.contains(&"--tables-dir") { None } else { Some("--no-tables") };
+        let mut child = Command::new(env!("CARGO_BIN_EXE_dakon"))
+            .args(["serve", "--bind", "127.0.0.1:0", "--json"])
+            .args(tables)
+            .args(args)
+            .env_remove("DAKON_TABLES")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("dakon serve starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("stdout is piped")).read_line(&mut line).expect("dakon serve prints its settings");
+        let settings: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("a JSON line, not {line:?}: {e}"));
+        let url = settings["url"].as_str().expect("the settings name the url").to_string();
+        Server { child: Some(child), url, client: reqwest::blocking::Client::builder().timeout(Duration::from_secs(120)).build().unwrap() }
+    }
+
+    /// `GET path` with the query `params` (encoded here).
+    pub fn get(&self, path: &str, params: &[(&str, &str)]) -> Answer {
+        let url = reqwest::Url::parse_with_params(&format!("{}{}", self.url, path.trim_start_matches('/')), params).unwrap();
+        self.get_url(url.as_str())
+    }
+
+    /// `GET` of a full URL, as given.
+    pub fn get_url(&self, url: &str) -> Answer {
+        let response = self.client.get(url).send().unwrap_or_else(|e| panic!("GET {url}: {e}"));
+        let status = response.status().as_u16();
+        let json = response.json().unwrap_or(Value::Null);
+        Answer { status, json }
+    }
+
+    /// `GET /api/analyse` of `position` with more `params`.
+    pub fn analyse(&self, position: &str, params: &[(&str, &str)]) -> Answer {
+        let mut all = vec![("position", position)];
+        all.extend_from_slice(params);
+        self.get("/api/analyse", &all)
+    }
+
+    /// `/api/status`.
+    pub fn status(&self) -> Value {
+        self.get("/api/status", &[]).json
+    }
+
+    /// Polls `/api/status` until `done` holds of it, for at most `patience`.
+    pub fn wait_for(&self, what: &str, patience: Duration, done: impl Fn(&Value) -> bool) -> Value {
+        let started = Instant::now();
+        loop {
+            let status = self.status();
+            if done(&status) {
+                return status;
+            }
+            assert!(started.elapsed() < patience, "waited {patience:?} for {what}; status: {status}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Sends Ctrl-C (SIGINT) and waits for the program to end.
+    pub fn interrupt(mut self) -> Output {
+        let child = self.child.take().expect("running");
+        let sent = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill runs");
+        assert!(sent.success());
+        child.wait_with_output().expect("dakon serve ends")
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// Runs the `dakon` program with `args` and returns its single JSON line.
+pub fn dakon_json(args: &[&str]) -> Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_dakon")).args(args).output().expect("dakon runs");
+    assert!(out.status.success(), "dakon {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+/// The error message `dakon` prints for `args` (without the `dakon: ` prefix).
+pub fn dakon_error(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_dakon")).args(args).output().expect("dakon runs");
+    assert_eq!(out.status.code(), Some(2), "dakon {args:?} refuses its input");
+    String::from_utf8_lossy(&out.stderr).trim().trim_start_matches("dakon: ").to_string()
+}
+
+/// `count` distinct positions from random games on the 5 x 5 and 6 x 6 boards (`seed` fixes
+/// them), from the opening to the end of the game.
+pub fn game_positions(count: usize, seed: u64) -> Vec<String> {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut positions: Vec<String> = Vec::new();
+    while positions.len() < count {
+        let holes = 5 + positions.len() % 2;
+        let mut p = Position::start(holes, holes as u32).unwrap();
+        for _ in 0..rng.gen_range(0..40) {
+            let legal = p.legal_holes();
+            if legal.is_empty() {
+                break;
+            }
+            p = p.play_hole(legal[rng.gen_range(0..legal.len())]).unwrap().0;
+        }
+        if !positions.contains(&p.to_string()) {
+            positions.push(p.to_string());
+        }
+    }
+    positions
+}
