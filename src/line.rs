@@ -2,17 +2,18 @@
 //! users type.
 
 use dakon_solver::dakon::Position;
+use dakon_solver::ruleset::RuleSet;
 
 /// Plays `moves` (each counted in its mover's sowing direction, as the search gives them)
-/// from `position`: the absolute holes played and the position reached. Stops early at the
-/// first move that is not legal where it would be played, so a broken line is cut short
-/// rather than trusted.
-pub fn absolute_line(position: &Position, moves: &[u8]) -> (Vec<usize>, Position) {
+/// from `position` under `rules`: the absolute holes played and the position reached. Stops
+/// early at the first move that is not legal where it would be played, so a broken line is
+/// cut short rather than trusted.
+pub fn absolute_line(rules: &RuleSet, position: &Position, moves: &[u8]) -> (Vec<usize>, Position) {
     let mut position = *position;
     let mut holes = Vec::with_capacity(moves.len());
     for &mv in moves {
         let hole = position.absolute_hole(position.mover(), mv as usize);
-        let Ok((next, _)) = position.play_hole(hole) else { break };
+        let Ok((next, _)) = rules.play_hole(&position, hole) else { break };
         holes.push(hole);
         position = next;
     }
@@ -20,15 +21,17 @@ pub fn absolute_line(position: &Position, moves: &[u8]) -> (Vec<usize>, Position
 }
 
 /// The inverse of [`absolute_line`]: the rules-level moves of the absolute `holes` played from
-/// `position`, cut short at the first hole that is not a legal move where it would be played.
-pub fn rules_line(position: &Position, holes: &[usize]) -> Vec<u8> {
+/// `position` under `rules`, cut short at the first hole that is not a legal move where it
+/// would be played.
+pub fn rules_line(rules: &RuleSet, position: &Position, holes: &[usize]) -> Vec<u8> {
     let mut position = *position;
     let mut moves = Vec::with_capacity(holes.len());
     for &hole in holes {
         let mover = position.mover();
-        let Some(&mv) = position.moves().as_slice().iter().find(|&&mv| position.absolute_hole(mover, mv as usize) == hole) else { break };
-        moves.push(mv);
-        position = position.play(mv as usize).0;
+        let Some(mv) = (0..position.holes()).find(|&mv| position.absolute_hole(mover, mv) == hole) else { break };
+        let Ok((next, _)) = rules.play_hole(&position, hole) else { break };
+        moves.push(mv as u8);
+        position = next;
     }
     moves
 }

@@ -7,6 +7,7 @@ mod line;
 mod position_arg;
 mod ranked_moves;
 mod records_file;
+mod rules_arg;
 mod search_args;
 mod spinner;
 mod table_memory;
@@ -14,13 +15,13 @@ mod tables_arg;
 
 use clap::{Parser, Subcommand};
 
-/// Exact perfect-play solver for Dakon, the Javanese mancala.
+/// Exact perfect-play solver for Dakon, the Javanese mancala, and for Kalah (`--rules kalah`).
 ///
 /// Positions are written `<holes 0..n-1>/<holes n..2n-1> <S1>/<S0> <player to move>`, for
 /// example `7,7,7,7,7,7,7/7,7,7,7,7,7,7 0/0 0` (player 1's row on top, player 0's below,
 /// then the stores S1/S0, then who moves), or `start` for the opening position of
 /// `--holes N --seeds S`. A move is the number of the hole it lifts: 0..n-1 are player 1's
-/// holes, n..2n-1 player 0's.
+/// holes, n..2n-1 player 0's. Both games use the same board and notation.
 #[derive(Parser)]
 #[command(name = "dakon", version, propagate_version = true)]
 #[command(after_help = "Examples:
@@ -30,6 +31,7 @@ use clap::{Parser, Subcommand};
   dakon perft start 6                       leaf counts of the move tree to depth 6
   dakon solve start --certificate 7x7.dkc   the value and a proof certificate of it
   dakon check 7x7.dkc                       check it with the independent checker
+  dakon solve start --rules kalah --holes 6 --seeds 3   Kalah(6,3), exactly
   dakon serve                               an analysis board at http://127.0.0.1:8080/")]
 struct Cli {
     #[command(subcommand)]

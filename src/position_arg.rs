@@ -2,8 +2,10 @@
 
 use clap::Args;
 use dakon_solver::dakon::Position;
+use dakon_solver::ruleset::RuleSet;
 
 use crate::cli_error::CliError;
+use crate::rules_arg::RulesArgs;
 
 /// Options that say which position a command starts from.
 #[derive(Args, Clone, Debug)]
@@ -18,6 +20,8 @@ pub struct PositionArgs {
     /// Seeds per hole for `start` [default: equal to --holes].
     #[arg(long, value_name = "S")]
     pub seeds: Option<u32>,
+    #[command(flatten)]
+    pub rules: RulesArgs,
 }
 
 impl PositionArgs {
@@ -28,6 +32,15 @@ impl PositionArgs {
     /// cannot be set up.
     pub fn position(&self) -> Result<Position, CliError> {
         parse_position(&self.position, self.holes, self.seeds)
+    }
+
+    /// The position these options name and the rules it is played by.
+    ///
+    /// # Errors
+    /// As [`PositionArgs::position`].
+    pub fn position_and_rules(&self) -> Result<(Position, RuleSet), CliError> {
+        let position = self.position()?;
+        Ok((position, self.rules.of(&position)))
     }
 }
 

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use clap::builder::TypedValueParser;
 use clap::Args;
-use dakon_solver::dakon::{Dakon, Position};
+use dakon_solver::ruleset::RuleSet;
 use dakon_solver::search::{Config, Limits, Solver};
 
 use crate::cli_error::CliError;
@@ -75,13 +75,12 @@ pub fn interrupt_flag() -> Arc<AtomicBool> {
     .clone()
 }
 
-/// A solver for `position`'s board with the resources of `search` and the endgame tables
+/// A solver for `rules` (a board size) with the resources of `search` and the endgame tables
 /// `probe` finds, and whether it has tables.
 ///
 /// # Errors
 /// [`CliError::Failure`] if a table file is present but unreadable or damaged.
-pub fn solver_for(position: &Position, search: &SearchArgs, probe: &ProbeArgs) -> Result<(Solver<Dakon>, bool), CliError> {
-    let rules = Dakon::of(position);
+pub fn solver_for(rules: RuleSet, search: &SearchArgs, probe: &ProbeArgs) -> Result<(Solver<RuleSet>, bool), CliError> {
     let oracle = probe.open(rules)?;
     let tables = oracle.is_some();
     Ok((Solver::new(rules, search.config(), oracle), tables))

@@ -4,8 +4,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
-use dakon_solver::dakon::Dakon;
 use dakon_solver::oracle::Oracle;
+use dakon_solver::ruleset::RuleSet;
 use dakon_solver::tables::TableSet;
 
 use crate::cli_error::CliError;
@@ -41,12 +41,12 @@ impl ProbeArgs {
     ///
     /// # Errors
     /// [`CliError::Failure`] if a table file is present but unreadable or corrupt.
-    pub fn open(&self, rules: Dakon) -> Result<Option<Arc<dyn Oracle<Dakon>>>, CliError> {
+    pub fn open(&self, rules: RuleSet) -> Result<Option<Arc<dyn Oracle<RuleSet>>>, CliError> {
         if self.no_tables {
             return Ok(None);
         }
         let tables = TableSet::open(&rules, &self.tables.dir())
             .map_err(|e| CliError::Failure(format!("{e} (use --no-tables to search without tables)")))?;
-        Ok(tables.map(|t| Arc::new(t) as Arc<dyn Oracle<Dakon>>))
+        Ok(tables.map(|t| Arc::new(t) as Arc<dyn Oracle<RuleSet>>))
     }
 }

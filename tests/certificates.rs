@@ -1,21 +1,28 @@
 //! Certificates written by the solver's extraction and checked by the independent checker
 //! (`dakon_check`, which shares no code with the solver): every start up to 6 x 6 and random
 //! positions from games on every board size, with exact values, weaker bounds and trivial
-//! bounds, and every `L`; then what the extraction refuses to do.
+//! bounds, and every `L`; the same for Kalah (both capture rules) on smaller boards; then what
+//! the extraction refuses to do.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use dakon_check::{check, Report};
 use dakon_solver::certificate::{default_small_seeds, extract, extract_with_turn, Certificate, Claim, ExtractError};
-use dakon_solver::dakon::{Dakon, Position};
+use dakon_solver::dakon::Position;
 use dakon_solver::opening::{best_turn, TurnLimits};
+use dakon_solver::rules::Rules;
+use dakon_solver::ruleset::{RuleSet, RulesName};
 use dakon_solver::search::{Config, Limits, Solver};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-fn solver(holes: usize) -> Solver<Dakon> {
-    Solver::new(Dakon::new(holes).unwrap(), Config { threads: 1, tt_bytes: 16 << 20 }, None)
+fn solver_of(name: RulesName, holes: usize) -> Solver<RuleSet> {
+    Solver::new(RuleSet::new(name, holes).unwrap(), Config { threads: 1, tt_bytes: 16 << 20 }, None)
+}
+
+fn solver(holes: usize) -> Solver<RuleSet> {
+    solver_of(RulesName::Dakon, holes)
 }
 
 /// The mover's store minus the opponent's.
@@ -30,7 +37,7 @@ fn trivial(position: &Position) -> Claim {
 }
 
 /// The exact value of `position` (final store difference) by the solver.
-fn value(solver: &Solver<Dakon>, position: &Position) -> i32 {
+fn value(solver: &Solver<RuleSet>, position: &Position) -> i32 {
     let solution = solver.solve(position, &Limits::default());
     assert!(solution.is_exact(), "{position}");
     stored(position) + solution.lower
@@ -38,10 +45,11 @@ fn value(solver: &Solver<Dakon>, position: &Position) -> i32 {
 
 /// Extracts the certificate of `claim` with `L` = `small`, and checks its bytes with the
 /// independent checker, which must confirm the claim.
-fn certify(solver: &Solver<Dakon>, position: &Position, claim: Claim, small: u8) -> (Certificate, Report) {
+fn certify(solver: &Solver<RuleSet>, position: &Position, claim: Claim, small: u8) -> (Certificate, Report) {
     let certificate = extract(solver, position, claim, small, &Limits::default()).unwrap_or_else(|e| panic!("{position}: {e}")).certificate;
     let report = check(&certificate.to_bytes()).unwrap_or_else(|e| panic!("{position}: malformed: {e}"));
-    assert!(report.holds(), "{position} claim {claim:?} L = {small}:\n{report}");
+    assert!(report.holds(), "{position} ({}) claim {claim:?} L = {small}:\n{report}", solver.rules().name());
+    assert_eq!(report.root.rules().name(), solver.rules().name(), "{position}");
     assert_eq!((report.claimed_lower, report.claimed_upper), (claim.lower, claim.upper), "{position}");
     assert_eq!((report.checked_lower(), report.checked_upper()), (claim.lower as i64, claim.upper as i64), "{position}");
     assert_eq!((report.root.to_string(), report.small_seeds), (position.to_string(), small));
@@ -66,14 +74,15 @@ fn every_start_up_to_six_by_six() {
     }
 }
 
-/// A position from a random game: `holes` holes per row, random seeds per hole, random moves
-/// until at most `left` seeds are on the board or the game is over.
-fn random_position(rng: &mut StdRng, holes: usize, left: u32) -> Position {
+/// A position from a random game under `rules`: random seeds per hole, random moves until at
+/// most `left` seeds are on the board or the game is over.
+fn random_position(rng: &mut StdRng, rules: &RuleSet, left: u32) -> Position {
+    let holes = rules.holes();
     let seeds = rng.gen_range(1..=(255 / (2 * holes as u32)).min(8));
     let mut position = Position::start(holes, seeds).unwrap();
-    while position.seeds_on_board() > left && !position.is_over() {
-        let moves = position.moves();
-        position = position.play(moves.as_slice()[rng.gen_range(0..moves.len())] as usize).0;
+    while position.seeds_on_board() > left && !rules.is_over(&position) {
+        let holes = rules.legal_holes(&position);
+        position = rules.play_hole(&position, holes[rng.gen_range(0..holes.len())]).unwrap().0;
     }
     position
 }
@@ -97,7 +106,7 @@ fn random_positions_of_every_board_size() {
         let most_left = if holes <= 6 { 26 } else { 20 };
         for _ in 0..200 {
             let left = rng.gen_range(4..=most_left);
-            let position = random_position(&mut rng, holes, left);
+            let position = random_position(&mut rng, solver.rules(), left);
             let v = value(&solver, &position);
             let claim = random_claim(&mut rng, v, trivial(&position));
             certify(&solver, &position, claim, rng.gen_range(0..=default_small_seeds(solver.rules())));
@@ -106,9 +115,32 @@ fn random_positions_of_every_board_size() {
 }
 
 #[test]
+fn kalah_starts_and_random_positions_under_both_capture_rules() {
+    let mut rng = StdRng::seed_from_u64(9);
+    for name in [RulesName::Kalah, RulesName::KalahEmptyCapture] {
+        for holes in 1..=6 {
+            let solver = solver_of(name, holes);
+            let small = default_small_seeds(solver.rules());
+            for seeds in 1..=(if holes <= 4 { 4 } else { 2 }) {
+                let start = Position::start(holes, seeds).unwrap();
+                let v = value(&solver, &start);
+                certify(&solver, &start, Claim { lower: v, upper: v }, small);
+            }
+            for _ in 0..40 {
+                let left = rng.gen_range(4..=20);
+                let position = random_position(&mut rng, solver.rules(), left);
+                let v = value(&solver, &position);
+                let claim = random_claim(&mut rng, v, trivial(&position));
+                certify(&solver, &position, claim, rng.gen_range(0..=small));
+            }
+        }
+    }
+}
+
+#[test]
 fn an_opening_turn_is_the_lower_half_without_a_search_and_a_turn_that_falls_short_is_ignored() {
     for holes in [5, 7, 8, 9] {
-        let rules = Dakon::new(holes).unwrap();
+        let rules = RuleSet::new(RulesName::Dakon, holes).unwrap();
         let start = Position::start(holes, holes as u32).unwrap();
         let turn = best_turn(&rules, &start, TurnLimits { nodes: 2_000_000, goal: None }).best.unwrap();
         let total = 2 * holes as i32 * holes as i32;

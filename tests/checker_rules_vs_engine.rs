@@ -1,21 +1,32 @@
 //! The certificate checker's own rules (`dakon_check::rules`, written from
-//! tables/CERTIFICATES.md) against the solver's engine: the only place the two meet. On random
-//! positions of every board size (the corner-seeking generator of the engine's own reference
-//! tests) and along random games, both must agree on the legal moves, on the position after
-//! every move (holes, stores, who moves), on the end of the game and on its final stores.
+//! tables/CERTIFICATES.md) against the solver's engine: the only place the two meet. For every
+//! rule set (Dakon, Kalah, Kalah with empty capture), on random positions of every board size
+//! (the corner-seeking generator of the engine's own reference tests) and along random games,
+//! both must agree on the legal moves, on the position after every move (holes, stores, who
+//! moves), on the end of the game and on its final stores.
 
 #[path = "../solver/tests/reference/mod.rs"]
 mod reference;
 
 use dakon_check::rules::{Position as CheckerPosition, Rules as CheckerRules};
 use dakon_solver::dakon::{Player, Position};
+use dakon_solver::ruleset::{RuleSet, RulesName};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
+/// The checker's name for the engine's rule set.
+fn checker_rules(name: RulesName) -> CheckerRules {
+    match name {
+        RulesName::Dakon => CheckerRules::Dakon,
+        RulesName::Kalah => CheckerRules::Kalah,
+        RulesName::KalahEmptyCapture => CheckerRules::KalahEmptyCapture,
+    }
+}
+
 /// The same position for the checker: holes in the notation's order, stores `[S0, S1]`.
-fn for_checker(position: &Position) -> CheckerPosition {
+fn for_checker(name: RulesName, position: &Position) -> CheckerPosition {
     let stores = [position.store(Player::Zero), position.store(Player::One)];
-    CheckerPosition::new(CheckerRules::Dakon, &position.holes_in_notation_order(), stores, position.mover().number() as usize)
+    CheckerPosition::new(checker_rules(name), &position.holes_in_notation_order(), stores, position.mover().number() as usize)
         .unwrap_or_else(|e| panic!("{position}: {e}"))
 }
 
@@ -26,34 +37,35 @@ fn assert_same(engine: &Position, checker: &CheckerPosition, context: &str) {
     assert_eq!(checker.player(), engine.mover().number() as usize, "player {context}");
 }
 
-/// Compares everything the checker's rules say about `position` with the engine, and returns
-/// the positions after each legal move.
-fn agree(position: &Position) -> Vec<Position> {
-    let checker = for_checker(position);
-    assert_same(position, &checker, &format!("of {position}"));
-    assert_eq!(checker.is_over(), position.is_over(), "game over at {position}");
-    let holes = position.legal_holes();
-    assert_eq!(checker.legal_moves(), holes, "legal moves of {position}");
-    if position.is_over() {
-        // The seeds left go to the player who is not to move.
+/// Compares everything the checker's rules `name` say about `position` with the engine's, and
+/// returns the positions after each legal move.
+fn agree(name: RulesName, position: &Position) -> Vec<Position> {
+    let rules = RuleSet::of(name, position);
+    let checker = for_checker(name, position);
+    let context = format!("{position} under {name}");
+    assert_same(position, &checker, &format!("of {context}"));
+    assert_eq!(checker.is_over(), rules.is_over(position), "game over at {context}");
+    let holes = rules.legal_holes(position);
+    assert_eq!(checker.legal_moves(), holes, "legal moves of {context}");
+    if rules.is_over(position) {
         let final_stores = checker.final_stores().expect("a finished game has final stores");
         let mover = position.mover().number() as usize;
         let difference = final_stores[mover] as i32 - final_stores[1 - mover] as i32;
-        assert_eq!(difference, position.final_difference(), "final stores of {position}");
+        assert_eq!(difference, rules.final_difference(position), "final stores of {context}");
     } else {
-        assert_eq!(checker.final_stores(), None, "{position} is not over");
+        assert_eq!(checker.final_stores(), None, "{context} is not over");
     }
     for hole in 0..2 * position.holes() {
         if !holes.contains(&hole) {
-            assert_eq!(checker.play(hole), None, "hole {hole} of {position} is not legal");
+            assert_eq!(checker.play(hole), None, "hole {hole} of {context} is not legal");
         }
     }
     holes
         .iter()
         .map(|&hole| {
-            let (next, _) = position.play_hole(hole).expect("a legal hole");
+            let (next, _) = rules.play_hole(position, hole).expect("a legal hole");
             let after = checker.play(hole).expect("a legal hole for the checker too");
-            assert_same(&next, &after, &format!("after hole {hole} of {position}"));
+            assert_same(&next, &after, &format!("after hole {hole} of {context}"));
             next
         })
         .collect()
@@ -62,11 +74,13 @@ fn agree(position: &Position) -> Vec<Position> {
 #[test]
 fn random_positions_of_every_board_size() {
     let mut rng = StdRng::seed_from_u64(11);
-    for holes in 1..=9 {
-        for _ in 0..3000 {
-            let board = reference::random::board(&mut rng, holes);
-            let position: Position = reference::notation::format(&board).parse().expect("the generator makes valid positions");
-            agree(&position);
+    for name in RulesName::ALL {
+        for holes in 1..=9 {
+            for _ in 0..2000 {
+                let board = reference::random::board(&mut rng, holes);
+                let position: Position = reference::notation::format(&board).parse().expect("the generator makes valid positions");
+                agree(name, &position);
+            }
         }
     }
 }
@@ -74,16 +88,18 @@ fn random_positions_of_every_board_size() {
 #[test]
 fn random_games_from_every_start() {
     let mut rng = StdRng::seed_from_u64(12);
-    for holes in 1..=9 {
-        for _ in 0..100 {
-            let seeds = rng.gen_range(1..=(255 / (2 * holes as u32)).min(12));
-            let mut position = Position::start(holes, seeds).unwrap();
-            loop {
-                let after = agree(&position);
-                if after.is_empty() {
-                    break;
+    for name in RulesName::ALL {
+        for holes in 1..=9 {
+            for _ in 0..60 {
+                let seeds = rng.gen_range(1..=(255 / (2 * holes as u32)).min(12));
+                let mut position = Position::start(holes, seeds).unwrap();
+                loop {
+                    let after = agree(name, &position);
+                    if after.is_empty() {
+                        break;
+                    }
+                    position = after[rng.gen_range(0..after.len())];
                 }
-                position = after[rng.gen_range(0..after.len())];
             }
         }
     }

@@ -43,6 +43,22 @@ fn solve_writes_a_certificate_of_the_exact_value_that_checks() {
 }
 
 #[test]
+fn kalah_results_get_kalah_certificates_that_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("kalah-4x3.dkc");
+    let v = json(&["solve", "start", "--rules", "kalah", "--holes", "4", "--seeds", "3", "--json", "--certificate", path_str(&file)]);
+    assert_eq!(v["certificate"]["checked"], true, "{v}");
+    let (status, report) = checked(&file);
+    assert_eq!((status, &report["rules"], &report["claimed_lower"]), (0, &"kalah".into(), &v["value"]), "{report}");
+    // verify names each file by its rules.
+    let certs = dir.path().join("certs");
+    let out = dakon(&["verify", "--rules", "kalah-empty-capture", "--holes", "3", "--seeds", "2", "--certificates", path_str(&certs)]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let (status, report) = checked(&certs.join("kalah-empty-capture-3x2.dkc"));
+    assert_eq!((status, &report["rules"]), (0, &"kalah-empty-capture".into()), "{report}");
+}
+
+#[test]
 fn bounds_and_at_least_answers_get_certificates_of_what_was_proven() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("c.dkc");

@@ -61,6 +61,33 @@ fn every_move_is_valued_as_best_json_values_it_with_the_board_and_a_line_that_ac
 }
 
 #[test]
+fn serve_rules_kalah_values_moves_and_plays_as_the_kalah_commands_do_and_refuses_dakon() {
+    let server = Server::start(&["--threads", "1", "--rules", "kalah"]);
+    for (position, holes, seeds) in [("start", "4", "3"), ("start", "3", "3"), ("start", "5", "2")] {
+        let answer = server.analyse(position, &[("holes", holes), ("seeds", seeds)]);
+        assert_eq!(answer.status, 200, "{position}: {}", answer.json);
+        let best = dakon_json(&["best", position, "--holes", holes, "--seeds", seeds, "--rules", "kalah", "--json", "--threads", "1"]);
+        assert_eq!(answer.json["position"], best["position"]);
+        assert_eq!(answer.json["moves"], best["moves"], "{position}: Kalah values, not Dakon's");
+        assert_eq!(answer.json["rules"], "kalah");
+        let shown = dakon_json(&["show", position, "--holes", holes, "--seeds", seeds, "--rules", "kalah", "--json"]);
+        assert_eq!(answer.json["legal_moves"], shown["legal_moves"]);
+    }
+    // Kalah(4,3) is a first-player win by 6 (exhaustive search; a hobby solver agrees).
+    assert_eq!(server.analyse("start", &[("holes", "4"), ("seeds", "3")]).json["value"], 6);
+    // A lap into the store: an extra move, reported as `play --rules kalah --json` reports it.
+    let played = server.get("/api/play", &[("position", "start"), ("holes", "4"), ("seeds", "3"), ("hole", "5")]);
+    assert_eq!(played.status, 200, "{}", played.json);
+    let expected = dakon_json(&["play", "start", "5", "--holes", "4", "--seeds", "3", "--rules", "kalah", "--json"]);
+    for (field, value) in expected.as_object().unwrap() {
+        assert_eq!(&played.json[field], value, "{field}");
+    }
+    assert_eq!(played.json["extra_move"], true);
+    let refused = server.analyse("start", &[("rules", "dakon")]);
+    assert_eq!(refused.status, 400);
+}
+
+#[test]
 fn the_seven_by_seven_start_is_a_sweep_and_a_repeated_request_comes_from_the_cache() {
     let server = Server::start(&[]);
     let first = server.analyse("start", &[]);
@@ -232,7 +259,16 @@ fn every_kind_of_bad_input_is_refused_with_a_message_that_says_what_and_where() 
             vec![("position", "start"), ("time_limit", "1e300")],
             "parameter 'time_limit': expected zero or more seconds (at most 1e19), found '1e300'",
         ),
-        ("/api/analyse", vec![("position", "start"), ("rules", "kalah")], "unknown rules 'kalah': this server plays dakon"),
+        (
+            "/api/analyse",
+            vec![("position", "start"), ("rules", "kalah")],
+            "rules 'kalah': this server plays dakon (start one with `dakon serve --rules kalah`)",
+        ),
+        (
+            "/api/analyse",
+            vec![("position", "start"), ("rules", "oware")],
+            "unknown rules 'oware': this server plays dakon, kalah, kalah-empty-capture",
+        ),
         (
             "/api/analyse",
             vec![("position", "start"), ("depth", "3")],

@@ -1,7 +1,8 @@
-//! # dakon-solver: the game of Dakon, solved exactly
+//! # dakon-solver: the game of Dakon, solved exactly (and Kalah)
 //!
 //! This crate holds the rules of Dakon (the Javanese two-row mancala), its position notation,
-//! the bit-packed encoders, and the generic machinery that solves it.
+//! the bit-packed encoders, and the generic machinery that solves it; and a second rule set
+//! on the same board, Kalah, which the same machinery solves unchanged.
 //!
 //! ## The rules, in brief
 //!
@@ -47,12 +48,39 @@
 //!   tables work with the *future gain*: seeds the mover will still store minus seeds the
 //!   opponent will, between `-k` and `k` with `k` seeds on the board.
 //!
+//! ## Kalah, on the same board
+//!
+//! Kalah (the Western mancala, also called Kalaha) uses the board, the numbering and the
+//! notation above; only the move and the end differ ([`kalah`]):
+//!
+//! - **One lap.** The mover lifts a non-empty hole of their side and sows it counter-clockwise
+//!   as in Dakon (own store yes, opponent's store no, a long lap also feeds its own hole), but
+//!   the lap ends where the last seed falls: there is no relay.
+//! - **Extra move.** The last seed in the mover's store: the mover moves again.
+//! - **Capture.** The last seed in an empty hole of the mover's side (it now holds that one
+//!   seed): if the facing hole holds seeds, the facing seeds and the landed seed go to the
+//!   mover's store. If the facing hole is empty nothing happens, except under the
+//!   *empty-capture* variant (`kalah-empty-capture`, the rules Irving, Donkers and Uiterwijk
+//!   solved in 2000), where the lone seed goes to the store anyway. A last seed anywhere else
+//!   (an occupied own hole, any hole of the opponent) just stays.
+//! - **End.** As soon as a move leaves either side without seeds, the game is over, and
+//!   every position in which a side is empty is over in the same way: each player adds the
+//!   seeds still on *their own* side to their own store. (Dakon ends only when the player to
+//!   move is empty, and then the other player takes everything left.)
+//! - **Value.** As in Dakon: the final store difference, player to move minus opponent. In a
+//!   finished game whose board is not yet swept it is the stores' difference plus the mover's
+//!   side minus the opponent's side.
+//!
+//! [`ruleset::RuleSet`] chooses between the two at run time for the command-line program.
+//!
 //! ## Map of the crate
 //!
 //! - [`dakon`]: the rules ([`dakon::Position`], [`dakon::Position::play`]), notation, the
 //!   transposition [`dakon::Key`], and [`dakon::Dakon`], the rules as the generic code sees them.
+//! - [`kalah`]: the Kalah rules on the same board ([`kalah::Kalah`], both capture rules).
 //! - [`composition`]: the perfect index of boards with `k` seeds (rank and unrank).
 //! - [`rules`]: the [`rules::Rules`] trait through which the search and tables see any game.
+//! - [`ruleset`]: Dakon or Kalah chosen at run time ([`ruleset::RuleSet`]), for programs.
 //! - [`perft`]: move-tree leaf counts.
 //! - [`tables`]: endgame tables: the retrograde builder, the file format and the probing oracle.
 //! - [`opening`]: the best single turn, a fast proof of a forced win.
@@ -64,9 +92,11 @@ pub mod atomic_file;
 pub mod certificate;
 pub mod composition;
 pub mod dakon;
+pub mod kalah;
 pub mod opening;
 pub mod oracle;
 pub mod perft;
 pub mod rules;
+pub mod ruleset;
 pub mod search;
 pub mod tables;

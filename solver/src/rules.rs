@@ -1,13 +1,15 @@
 //! What the search and the endgame tables need to know about a game, and nothing more.
 //!
-//! Dakon implements [`Rules`]; a second mancala rule set would implement it too, and the
-//! search ([`crate::perft`] and the solvers built on this trait) would serve it unchanged.
+//! Dakon and Kalah implement [`Rules`] ([`crate::dakon::Dakon`], [`crate::kalah::Kalah`]), and
+//! the search, perft, the opening-turn proof and the endgame tables serve both unchanged.
 //!
 //! The contract is that of a two-player, zero-sum, finite game scored by stores:
 //! - a position is always seen from the player to move;
 //! - a move is a small number (a hole on the mover's side, counted in the mover's sowing
 //!   order), and [`Rules::play`] says how many seeds the move earned for the mover net of
 //!   the opponent (`gain`) and whether the same player moves again;
+//! - [`Rules::legal_moves`] lists the moves in the order the rules suggest trying them when
+//!   nothing else tells them apart (the search keeps it among equals);
 //! - the *future gain* of a position is what the player to move will still earn net of the
 //!   opponent with perfect play; it lies within `±seeds_on_board`, and
 //!   `future_gain(p) = max over moves m of gain(m) ± future_gain(next)` with `+` when the same
@@ -18,7 +20,8 @@
 use std::fmt::Debug;
 use std::hash::Hash;
 
-/// The legal moves of a position, in the mover's sowing order.
+/// The legal moves of a position, in the order the rules suggest trying them (Dakon: the
+/// mover's sowing order; Kalah: the hole nearest the store first).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MoveList {
     len: u8,
@@ -95,7 +98,8 @@ pub trait Rules: Send + Sync {
     /// The parameters that, with the name, identify a family of positions (Dakon: holes per
     /// row). Written into table headers and checked when a table is read.
     fn parameters(&self) -> Vec<u32>;
-    /// The legal moves; empty exactly when the game is over.
+    /// The legal moves, in the order to try them among moves the search cannot tell apart;
+    /// empty exactly when the game is over.
     fn legal_moves(&self, pos: &Self::Position) -> MoveList;
     /// Plays a legal move.
     fn play(&self, pos: &Self::Position, mv: u8) -> Step<Self::Position>;

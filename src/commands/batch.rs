@@ -12,12 +12,13 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use dakon_solver::dakon::Dakon;
+use dakon_solver::ruleset::RuleSet;
 use dakon_solver::search::{Config, Limits, Solver};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use self::input::Item;
 use crate::cli_error::CliError;
+use crate::rules_arg::RulesArgs;
 use crate::search_args::{interrupt_flag, SearchArgs};
 use crate::table_memory;
 use crate::tables_arg::ProbeArgs;
@@ -45,6 +46,7 @@ use crate::tables_arg::ProbeArgs;
   dakon batch positions.txt --out results.jsonl --threads 2 --time-limit 10
   dakon batch positions.txt --out results.jsonl --resume    continue an interrupted batch
   grep -v '^$' games.txt | dakon batch - --all-moves
+  dakon batch kalah-positions.txt --rules kalah       every line played by the Kalah rules
 
 Exit status: 0 when every line was answered, 1 if a line failed (see its error record), the
 batch was interrupted (Ctrl-C; rerun with --resume), or output failed; 2 for bad options or an
@@ -62,6 +64,8 @@ pub struct Args {
     /// Also give the value of every move of each position, best first.
     #[arg(long)]
     all_moves: bool,
+    #[command(flatten)]
+    rules: RulesArgs,
     #[command(flatten)]
     search: SearchArgs,
     #[command(flatten)]
@@ -142,7 +146,7 @@ fn read_input(args: &Args) -> Result<Vec<u8>, CliError> {
 }
 
 /// One solver per board size in the batch, sharing the transposition table memory.
-fn solvers(todo: &[&Item], args: &Args) -> Result<HashMap<usize, Solver<Dakon>>, CliError> {
+fn solvers(todo: &[&Item], args: &Args) -> Result<HashMap<usize, Solver<RuleSet>>, CliError> {
     // The most seeds on the board among the positions of each size.
     let mut sizes: BTreeMap<usize, u32> = BTreeMap::new();
     for position in todo.iter().filter_map(|item| item.position.as_ref().ok()) {
@@ -152,7 +156,7 @@ fn solvers(todo: &[&Item], args: &Args) -> Result<HashMap<usize, Solver<Dakon>>,
     let share = args.search.config().tt_bytes / sizes.len().max(1);
     let mut solvers = HashMap::new();
     for (holes, seeds) in sizes {
-        let rules = Dakon::new(holes).map_err(|e| CliError::Input(e.to_string()))?;
+        let rules = args.rules.for_holes(holes)?;
         // Parallelism comes from solving several positions at once, one thread each.
         let config = Config { threads: 1, tt_bytes: table_memory::capped(share, holes, seeds) };
         solvers.insert(holes, Solver::new(rules, config, args.probe.open(rules)?));
@@ -172,7 +176,7 @@ fn output(args: &Args) -> Result<Box<dyn Write>, CliError> {
 #[derive(Clone, Copy)]
 struct Work<'a> {
     todo: &'a [&'a Item],
-    solvers: &'a HashMap<usize, Solver<Dakon>>,
+    solvers: &'a HashMap<usize, Solver<RuleSet>>,
     limits: &'a Limits,
     all_moves: bool,
     next: &'a AtomicUsize,

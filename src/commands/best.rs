@@ -1,9 +1,10 @@
 //! `dakon best`: every legal move with its exact value, best first.
 
+use dakon_solver::rules::Rules;
 use dakon_solver::search::Limits;
 
 use crate::cli_error::CliError;
-use crate::commands::solve::outcome;
+use crate::commands::solve::{outcome, rules_note};
 use crate::position_arg::PositionArgs;
 use crate::ranked_moves::ranked_moves;
 use crate::search_args::{solver_for, SearchArgs};
@@ -18,7 +19,8 @@ use crate::tables_arg::ProbeArgs;
 #[command(after_help = "Examples:
   dakon best start --holes 5                  all five opening moves of the 5 x 5 board
   dakon best '2,1,2,0,0/0,0,0,0,4 0/0 0'       what should player 0 play here?
-  dakon best start --holes 6 --json           {\"moves\": [{\"hole\": H, \"value\": V, \"exact\": true}, ..]}")]
+  dakon best start --holes 6 --json           {\"moves\": [{\"hole\": H, \"value\": V, \"exact\": true}, ..]}
+  dakon best start --rules kalah --holes 6 --seeds 3   every opening move of Kalah(6,3)")]
 pub struct Args {
     #[command(flatten)]
     position: PositionArgs,
@@ -32,8 +34,8 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let position = args.position.position()?;
-    let (solver, tables) = solver_for(&position, &args.search, &args.probe)?;
+    let (position, rules) = args.position.position_and_rules()?;
+    let (solver, tables) = solver_for(rules, &args.search, &args.probe)?;
     let limits: Limits = args.search.limits();
     let spinner = Spinner::start("valuing every move");
     let started = std::time::Instant::now();
@@ -43,12 +45,15 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let shown = ranked_moves(&position, &moves);
     if args.json {
         let list: Vec<_> = shown.iter().map(|m| m.json()).collect();
-        println!("{}", serde_json::json!({"position": position.to_string(), "moves": list, "seconds": seconds, "tables": tables}));
+        println!(
+            "{}",
+            serde_json::json!({"position": position.to_string(), "rules": rules.name(), "moves": list, "seconds": seconds, "tables": tables})
+        );
         return Ok(());
     }
-    println!("position: {position}");
+    println!("position: {position}{}", rules_note(&rules));
     if shown.is_empty() {
-        println!("no legal move: the game is over, final difference {:+}", position.final_difference());
+        println!("no legal move: the game is over, final difference {:+}", rules.final_difference(&position));
     }
     let best = shown.first().map_or(0, |m| m.lower);
     for m in &shown {

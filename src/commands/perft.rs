@@ -2,7 +2,6 @@
 
 use std::time::Instant;
 
-use dakon_solver::dakon::Dakon;
 use dakon_solver::perft::perft;
 
 use crate::cli_error::CliError;
@@ -15,7 +14,8 @@ use crate::position_arg::PositionArgs;
 #[command(after_help = "Examples:
   dakon perft start 3                  prints 1 7, 2 36, 3 224
   dakon perft start 10 --json          {\"depth\": 10, \"nodes\": 43997225} as the last line
-  dakon perft --holes 5 start 8 --timing")]
+  dakon perft --holes 5 start 8 --timing
+  dakon perft start 8 --rules kalah --holes 6 --seeds 4")]
 pub struct Args {
     #[command(flatten)]
     position: PositionArgs,
@@ -31,8 +31,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let position = args.position.position()?;
-    let rules = Dakon::of(&position);
+    let (position, rules) = args.position.position_and_rules()?;
     for depth in 1..=args.depth {
         let started = Instant::now();
         let nodes = perft(&rules, &position, depth);

@@ -1,17 +1,25 @@
 //! `dakon play`: play moves and show what the rules did.
 
-use dakon_solver::dakon::{CaptureKind, Outcome, Position};
+use dakon_solver::dakon::{self, CaptureKind, Position};
+use dakon_solver::kalah;
+use dakon_solver::ruleset::Played;
 
 use crate::cli_error::CliError;
 use crate::position_arg::PositionArgs;
 
 /// Play moves in order from a position and print the position after each, with what
 /// happened: laps sown, captures, extra moves, the end of the game.
+///
+/// With --json, one object per move: "hole", "position" (after), "extra_move", "game_over",
+/// "captured" (seeds), "capture" (its kind), "sown_into_store", "last_hole" (null: the store),
+/// "to_move"; Dakon adds "laps" and "sweep" ({"to", "seeds"}: who took the seeds left),
+/// Kalah adds "end" ({"s0", "s1"}: what each player stored from their own side at the end).
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
   dakon play start 7 8                 hole 7 ends in the store, so player 0 plays hole 8 too
   dakon play start 13 --json           one JSON object per move
-  dakon play '1,1,2,0,1/0,0,0,0,3 0/0 0' 9   a mikul capture")]
+  dakon play '1,1,2,0,1/0,0,0,0,3 0/0 0' 9   a mikul capture
+  dakon play start --rules kalah --holes 6 --seeds 4 8 7   Kalah: an extra move, then another")]
 pub struct Args {
     #[command(flatten)]
     position: PositionArgs,
@@ -24,14 +32,19 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let mut position = args.position.position()?;
+    let (mut position, rules) = args.position.position_and_rules()?;
     for (i, &hole) in args.moves.iter().enumerate() {
-        let (next, outcome) =
-            position.play_hole(hole).map_err(|e| CliError::Input(format!("move {} (hole {hole}) in position '{position}': {e}", i + 1)))?;
+        let (next, played) = rules
+            .play_hole(&position, hole)
+            .map_err(|e| CliError::Input(format!("move {} (hole {hole}) in position '{position}': {e}", i + 1)))?;
         if args.json {
-            println!("{}", json(hole, &next, &outcome));
+            println!("{}", json(hole, &next, &played));
         } else {
-            println!("{hole}: {next}  ({})", describe(&outcome));
+            let what = match &played {
+                Played::Dakon(outcome) => describe_dakon(outcome),
+                Played::Kalah(outcome) => describe_kalah(outcome),
+            };
+            println!("{hole}: {next}  ({what})");
         }
         position = next;
     }
@@ -39,21 +52,33 @@ pub fn run(args: Args) -> Result<(), CliError> {
 }
 
 /// One move as `play --json` writes it (and the server's `/api/play` sends it): the hole, the
-/// position reached and what happened.
-pub fn json(hole: usize, next: &Position, outcome: &Outcome) -> serde_json::Value {
-    serde_json::json!({
+/// position reached and what happened (Dakon's laps and sweep, or Kalah's end).
+pub fn json(hole: usize, next: &Position, played: &Played) -> serde_json::Value {
+    let mut value = serde_json::json!({
         "hole": hole,
         "position": next.to_string(),
-        "extra_move": outcome.extra_move,
-        "game_over": outcome.game_over(),
-        "captured": outcome.captured(),
-        "capture": outcome.capture.map(|c| capture_name(c.kind)),
-        "laps": outcome.laps,
-        "sown_into_store": outcome.sown_into_store,
-        "last_hole": outcome.last_hole,
-        "sweep": outcome.sweep.map(|s| serde_json::json!({"to": s.to.number(), "seeds": s.seeds})),
+        "extra_move": played.extra_move(),
+        "game_over": played.game_over(),
+        "captured": played.captured(),
+        "sown_into_store": played.sown_into_store(),
+        "last_hole": played.last_hole(),
         "to_move": next.mover().number(),
-    })
+    });
+    let specific = match played {
+        Played::Dakon(o) => serde_json::json!({
+            "capture": o.capture.map(|c| capture_name(c.kind)),
+            "laps": o.laps,
+            "sweep": o.sweep.map(|s| serde_json::json!({"to": s.to.number(), "seeds": s.seeds})),
+        }),
+        Played::Kalah(o) => serde_json::json!({
+            "capture": o.capture.map(kalah_capture_name),
+            "end": o.end.map(|[s0, s1]| serde_json::json!({"s0": s0, "s1": s1})),
+        }),
+    };
+    if let (Some(all), serde_json::Value::Object(extra)) = (value.as_object_mut(), specific) {
+        all.extend(extra);
+    }
+    value
 }
 
 fn capture_name(kind: CaptureKind) -> &'static str {
@@ -63,7 +88,15 @@ fn capture_name(kind: CaptureKind) -> &'static str {
     }
 }
 
-fn describe(outcome: &Outcome) -> String {
+fn kalah_capture_name(capture: kalah::Capture) -> &'static str {
+    if capture.facing == 0 {
+        "empty capture"
+    } else {
+        "capture"
+    }
+}
+
+fn describe_dakon(outcome: &dakon::Outcome) -> String {
     let mut parts = vec![format!("{} lap{}", outcome.laps, if outcome.laps == 1 { "" } else { "s" })];
     if outcome.sown_into_store > 0 {
         parts.push(format!("{} sown into the store", outcome.sown_into_store));
@@ -76,6 +109,26 @@ fn describe(outcome: &Outcome) -> String {
     }
     if let Some(sweep) = outcome.sweep {
         parts.push(format!("game over: player {} sweeps {}", sweep.to, sweep.seeds));
+    }
+    parts.join(", ")
+}
+
+fn describe_kalah(outcome: &kalah::Outcome) -> String {
+    let mut parts = Vec::new();
+    if outcome.sown_into_store > 0 {
+        parts.push(format!("{} sown into the store", outcome.sown_into_store));
+    }
+    if let Some(capture) = outcome.capture {
+        parts.push(format!("{} takes {}", kalah_capture_name(capture), capture.seeds()));
+    }
+    if outcome.extra_move && !outcome.game_over() {
+        parts.push("extra move".to_string());
+    }
+    if let Some([s0, s1]) = outcome.end {
+        parts.push(format!("game over: each player stores their own side, S0 +{s0}, S1 +{s1}"));
+    }
+    if parts.is_empty() {
+        parts.push("nothing stored".to_string());
     }
     parts.join(", ")
 }

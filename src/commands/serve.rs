@@ -22,10 +22,12 @@ use clap::builder::TypedValueParser;
 use tokio_util::sync::CancellationToken;
 
 use crate::cli_error::CliError;
+use crate::rules_arg::RulesArgs;
 use crate::search_args::parse_seconds;
 use crate::tables_arg::ProbeArgs;
 use pool::SearchPool;
 use registry::Registry;
+use rule_set::RuleSet;
 use service::Service;
 
 /// Serve an analysis board: open the printed address in a browser to see a Dakon board with
@@ -44,7 +46,9 @@ use service::Service;
   dakon serve --bind 0.0.0.0:8000               reachable from other machines (no authentication!)
   dakon serve --threads 2 --time-limit 30       two searches at once, none longer than 30 s
   curl 'http://127.0.0.1:8080/api/analyse?position=start&holes=5'
-  curl 'http://127.0.0.1:8080/api/play?position=start&hole=7'")]
+  curl 'http://127.0.0.1:8080/api/play?position=start&hole=7'
+  dakon serve --rules kalah                     Kalah instead of Dakon (page and API)
+  curl 'http://127.0.0.1:8080/api/analyse?position=start&holes=6&seeds=4&rules=kalah'")]
 pub struct Args {
     /// Address and port to listen on (port 0: any free port). The default is reachable from
     /// this machine only.
@@ -60,6 +64,8 @@ pub struct Args {
     /// default gives each 128 MiB); memory is touched only as searches fill it.
     #[arg(long, default_value_t = 1152, value_name = "MIB", value_parser = clap::value_parser!(u32).range(9..=1 << 20).map(|v| v as usize))]
     tt_mb: usize,
+    #[command(flatten)]
+    rules: RulesArgs,
     #[command(flatten)]
     probe: ProbeArgs,
     /// The longest a search may run, in seconds: the time limit of a request that gives none,
@@ -90,7 +96,7 @@ async fn serve(args: Args) -> Result<(), CliError> {
     let address = listener.local_addr()?;
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let shutdown = CancellationToken::new();
-    let registry = Registry::new(args.tt_mb << 20, args.probe.clone());
+    let registry = Registry::new(RuleSet(args.rules.rules), args.tt_mb << 20, args.probe.clone());
     let service = Arc::new(Service::new(
         registry,
         SearchPool::new(threads, args.queue),
@@ -103,12 +109,12 @@ async fn serve(args: Args) -> Result<(), CliError> {
     let per_board = service.registry.table_bytes_per_board() >> 20;
     if args.json {
         let settings = serde_json::json!({
-            "url": url, "threads": threads, "queue": args.queue, "table_mib_per_board": per_board,
+            "url": url, "rules": args.rules.rules.as_str(), "threads": threads, "queue": args.queue, "table_mib_per_board": per_board,
             "time_limit": args.time_limit, "cache": args.cache, "tables_dir": tables,
         });
         println!("{settings}");
     } else {
-        println!("dakon serve: {url}  (Ctrl-C stops)");
+        println!("dakon serve: {url}  (rules {}; Ctrl-C stops)", args.rules.rules);
         println!(
             "searches: {threads} at once, {} waiting at most; {per_board} MiB of table per board size; at most {} s each; endgame tables: {tables}",
             args.queue, args.time_limit

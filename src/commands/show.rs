@@ -1,6 +1,8 @@
 //! `dakon show`: draw a position.
 
 use dakon_solver::dakon::{Player, Position};
+use dakon_solver::rules::Rules;
+use dakon_solver::ruleset::{RuleSet, RulesName};
 
 use crate::cli_error::CliError;
 use crate::position_arg::PositionArgs;
@@ -10,7 +12,8 @@ use crate::position_arg::PositionArgs;
 #[command(after_help = "Examples:
   dakon show start
   dakon show start --holes 5 --seeds 3
-  dakon show '0,3,0,2,2/1,0,0,0,2 0/0 0'")]
+  dakon show '0,3,0,2,2/1,0,0,0,2 0/0 0'
+  dakon show '0,0,0,0,0,2/0,0,0,0,0,1 3/4 0' --rules kalah   (Kalah: a side is empty, the game is over)")]
 pub struct Args {
     #[command(flatten)]
     position: PositionArgs,
@@ -20,35 +23,36 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let position = args.position.position()?;
+    let (position, rules) = args.position.position_and_rules()?;
     if args.json {
-        println!("{}", json(&position));
+        println!("{}", json(&rules, &position));
     } else {
-        print!("{}", draw(&position));
+        print!("{}", draw(&rules, &position));
     }
     Ok(())
 }
 
 /// The position as `show --json` writes it (and the server sends it): the notation, the
 /// holes in notation order and as the two rows of the picture, the stores indexed by player
-/// (`[S0, S1]`), who moves, the legal holes and whether the game is over.
-pub fn json(position: &Position) -> serde_json::Value {
+/// (`[S0, S1]`), who moves, the legal holes and whether the game is over under `rules`.
+pub fn json(rules: &RuleSet, position: &Position) -> serde_json::Value {
     let board = position.holes_in_notation_order();
     let (top, bottom) = board.split_at(position.holes());
     serde_json::json!({
         "position": position.to_string(),
+        "rules": rules.name(),
         "holes": position.holes(),
         "board": board,
         "rows": {"top": top, "bottom": bottom},
         "stores": [position.store(Player::Zero), position.store(Player::One)],
         "to_move": position.mover().number(),
-        "legal_moves": position.legal_holes(),
-        "game_over": position.is_over(),
+        "legal_moves": rules.legal_holes(position),
+        "game_over": rules.is_over(position),
     })
 }
 
 /// The board as in the rules' picture: player 1's row on top, stores at the ends.
-pub fn draw(position: &Position) -> String {
+pub fn draw(rules: &RuleSet, position: &Position) -> String {
     let n = position.holes();
     let cells = |range: std::ops::Range<usize>, f: &dyn Fn(usize) -> String| range.map(|h| format!("{:>4}", f(h))).collect::<String>();
     let numbers = |range: std::ops::Range<usize>| cells(range, &|h| format!("#{h}"));
@@ -60,13 +64,17 @@ pub fn draw(position: &Position) -> String {
         " ".repeat(width + 1),
         format!("[{}]", position.store(Player::Zero))
     );
-    let status = if position.is_over() {
-        format!("game over: player {} has no seeds; final difference for player 0: {:+}", position.mover(), final_for_zero(position))
+    let status = if rules.is_over(position) {
+        let why = match rules.rules_name() {
+            RulesName::Dakon => format!("player {} has no seeds", position.mover()),
+            RulesName::Kalah | RulesName::KalahEmptyCapture => "a side is empty and each player stores their own side".to_string(),
+        };
+        format!("game over: {why}; final difference for player 0: {:+}", final_for_zero(rules, position))
     } else {
         format!(
             "player {} to move; legal holes: {}",
             position.mover(),
-            position.legal_holes().iter().map(|h| h.to_string()).collect::<Vec<_>>().join(" ")
+            rules.legal_holes(position).iter().map(|h| h.to_string()).collect::<Vec<_>>().join(" ")
         )
     };
     format!(
@@ -79,8 +87,8 @@ pub fn draw(position: &Position) -> String {
     )
 }
 
-fn final_for_zero(position: &Position) -> i32 {
-    let difference = position.final_difference();
+fn final_for_zero(rules: &RuleSet, position: &Position) -> i32 {
+    let difference = rules.final_difference(position);
     if position.mover() == Player::Zero {
         difference
     } else {

@@ -3,7 +3,9 @@
 use std::path::PathBuf;
 
 use dakon_solver::certificate::Claim;
-use dakon_solver::dakon::{Dakon, Player, Position};
+use dakon_solver::dakon::{Player, Position};
+use dakon_solver::rules::Rules;
+use dakon_solver::ruleset::RuleSet;
 use dakon_solver::search::{Solution, Solver};
 
 use crate::certificate_arg::{self, CertificateOptions, Written};
@@ -35,7 +37,8 @@ use crate::tables_arg::ProbeArgs;
   dakon solve start --at-least 10               is the value at least 10?
   dakon solve start --time-limit 5 --threads 2  bounds proven in 5 seconds if not solved
   dakon solve start --certificate 7x7.dkc       the value and a certificate of it
-  dakon check 7x7.dkc                           ... which anyone can check")]
+  dakon check 7x7.dkc                           ... which anyone can check
+  dakon solve start --rules kalah --holes 6 --seeds 4 --threads 1 --tt-mb 1024   Kalah(6,4)")]
 pub struct Args {
     #[command(flatten)]
     position: PositionArgs,
@@ -62,11 +65,11 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let position = args.position.position()?;
+    let (position, rules) = args.position.position_and_rules()?;
     if let Some(path) = &args.certificate {
         certificate_arg::check_destination(path)?;
     }
-    let (solver, tables) = solver_for(&position, &args.search, &args.probe)?;
+    let (solver, tables) = solver_for(rules, &args.search, &args.probe)?;
     let limits = args.search.limits();
     let stored = store_difference(&position);
     if let Some(bound) = args.at_least.or(args.prove_win.then_some(1)) {
@@ -84,7 +87,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         let written = certificate.as_ref().and_then(|c| c.as_ref().ok());
         if args.json {
             let json = serde_json::json!({
-                "position": position.to_string(), "at_least": bound, "holds": answer.holds,
+                "position": position.to_string(), "rules": rules.name(), "at_least": bound, "holds": answer.holds,
                 "nodes": answer.nodes, "seconds": seconds, "tables": tables,
                 "certificate": written.map(Written::json),
             });
@@ -95,7 +98,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 Some(false) => format!("refuted: the value is below {bound}"),
                 None => "unknown: stopped by a limit before a proof".to_string(),
             };
-            println!("position: {position}\n{verdict}");
+            println!("position: {position}{}\n{verdict}", rules_note(&rules));
             print_work(answer.nodes, seconds, tables);
             if let Some(written) = written {
                 println!("{}", written.describe());
@@ -109,11 +112,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let certificate = certify(&args, &solver, &position, certificate_arg::claim(&position, solution.lower, solution.upper));
     let written = certificate.as_ref().and_then(|c| c.as_ref().ok());
     if args.json {
-        let mut json = json(&position, &solution, tables);
+        let mut json = json(&rules, &position, &solution, tables);
         json["certificate"] = written.map_or(serde_json::Value::Null, Written::json);
         println!("{json}");
     } else {
-        print_text(&position, &solution, tables);
+        print_text(&rules, &position, &solution, tables);
         if let Some(written) = written {
             println!("{}", written.describe());
         }
@@ -122,7 +125,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
 }
 
 /// The certificate of `claim`, when --certificate asks for one.
-fn certify(args: &Args, solver: &Solver<Dakon>, position: &Position, claim: Claim) -> Option<Result<Written, CliError>> {
+fn certify(args: &Args, solver: &Solver<RuleSet>, position: &Position, claim: Claim) -> Option<Result<Written, CliError>> {
     let path = args.certificate.as_ref()?;
     Some(certificate_arg::write_certificate(solver, position, claim, &[], &args.certificate_options, path))
 }
@@ -149,7 +152,15 @@ fn final_stores(position: &Position, value: i32) -> (i32, i32) {
     }
 }
 
-fn json(position: &Position, solution: &Solution, tables: bool) -> serde_json::Value {
+/// After the position: which rules, unless they are Dakon's (the default).
+pub fn rules_note(rules: &RuleSet) -> String {
+    match rules {
+        RuleSet::Dakon(_) => String::new(),
+        RuleSet::Kalah(_) => format!(" (rules {})", rules.name()),
+    }
+}
+
+fn json(rules: &RuleSet, position: &Position, solution: &Solution, tables: bool) -> serde_json::Value {
     let stored = store_difference(position);
     let (lower, upper) = (stored + solution.lower, stored + solution.upper);
     let exact = solution.is_exact();
@@ -157,6 +168,7 @@ fn json(position: &Position, solution: &Solution, tables: bool) -> serde_json::V
     let (s0, s1) = final_stores(position, lower);
     serde_json::json!({
         "position": position.to_string(),
+        "rules": rules.name(),
         "value": exact.then_some(lower),
         "exact": exact,
         "lower": lower,
@@ -164,7 +176,7 @@ fn json(position: &Position, solution: &Solution, tables: bool) -> serde_json::V
         "result": exact.then(|| outcome(lower)),
         "final_stores": exact.then(|| serde_json::json!({"s0": s0, "s1": s1})),
         "best_move": solution.best_move.map(|mv| position.absolute_hole(position.mover(), mv as usize)),
-        "pv": absolute_line(position, &solution.pv).0,
+        "pv": absolute_line(rules, position, &solution.pv).0,
         "nodes": solution.nodes,
         "seconds": seconds,
         "nodes_per_second": solution.nodes as f64 / seconds.max(1e-9),
@@ -172,18 +184,18 @@ fn json(position: &Position, solution: &Solution, tables: bool) -> serde_json::V
     })
 }
 
-fn print_text(position: &Position, solution: &Solution, tables: bool) {
+fn print_text(rules: &RuleSet, position: &Position, solution: &Solution, tables: bool) {
     let stored = store_difference(position);
     let (lower, upper) = (stored + solution.lower, stored + solution.upper);
     let mover = position.mover();
-    println!("position: {position}");
+    println!("position: {position}{}", rules_note(rules));
     if solution.is_exact() {
         let (s0, s1) = final_stores(position, lower);
         println!("value: {lower:+} for player {mover} to move: {} (final stores S1 {s1}, S0 {s0})", outcome(lower));
     } else {
         println!("value: not exact (stopped by a limit or Ctrl-C): between {lower:+} and {upper:+} for player {mover} to move");
     }
-    let pv = absolute_line(position, &solution.pv).0;
+    let pv = absolute_line(rules, position, &solution.pv).0;
     match solution.best_move {
         Some(mv) if solution.is_exact() => println!("best move: {}", position.absolute_hole(mover, mv as usize)),
         Some(mv) => println!("best move so far: {} (not proven optimal)", position.absolute_hole(mover, mv as usize)),

@@ -3,13 +3,15 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use dakon_solver::dakon::{Dakon, Side};
+use dakon_solver::dakon::Side;
 use dakon_solver::rules::Rules;
+use dakon_solver::ruleset::{RuleSet, RulesName};
 use dakon_solver::search::{Config, Limits, Solver};
 use dakon_solver::tables::{build_tiers, tier_path, BuildOptions, BuildReport, TableError, TableFile, EXTENSION};
 
 use crate::cli_error::CliError;
 use crate::position_arg::PositionArgs;
+use crate::rules_arg::RulesArgs;
 use crate::search_args::interrupt_flag;
 use crate::tables_arg::TablesArgs;
 
@@ -31,10 +33,13 @@ pub enum Command {
 #[command(after_help = "Examples:
   dakon tables build --holes 6 --max-seeds 12                every board of 6 holes per row with up to 12 seeds
   dakon tables build --holes 7 --max-seeds 20 --threads 2    the standard board's tiers 0..=20 (about 1.4 billion positions)
-  dakon tables build --holes 4 --max-seeds 10 --tables-dir /tmp/t --json")]
+  dakon tables build --holes 4 --max-seeds 10 --tables-dir /tmp/t --json
+  dakon tables build --rules kalah --holes 6 --max-seeds 20  Kalah tables (file names start with kalah-)")]
 pub struct BuildArgs {
     #[command(flatten)]
     tables: TablesArgs,
+    #[command(flatten)]
+    rules: RulesArgs,
     /// Holes per row (1 to 9).
     #[arg(long, value_name = "N")]
     holes: usize,
@@ -62,8 +67,9 @@ pub struct InfoArgs {
     json: bool,
 }
 
-/// Check every table file: header, checksum of all values, and a random sample of positions
-/// re-solved by search (without tables) and compared.
+/// Check every table file, of any rules: header, checksum of all values, and a random sample
+/// of positions re-solved by search (without tables, by the rules the header names) and
+/// compared.
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
   dakon tables verify                        every file, 32 positions re-solved per tier
@@ -90,7 +96,8 @@ pub struct VerifyArgs {
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
   dakon tables probe '0,1,0,2,0,0,1/1,0,3,0,0,0,0 40/47 0'
-  dakon tables probe '1,0,1/0,2,0 3/4 1' --json")]
+  dakon tables probe '1,0,1/0,2,0 3/4 1' --json
+  dakon tables probe '0,1,0,2,0,0/1,0,3,0,0,0 10/12 0' --rules kalah")]
 pub struct ProbeArgs {
     #[command(flatten)]
     position: PositionArgs,
@@ -111,7 +118,7 @@ pub fn run(command: Command) -> Result<(), CliError> {
 }
 
 fn build(args: BuildArgs) -> Result<(), CliError> {
-    let rules = Dakon::new(args.holes).map_err(|e| CliError::Input(format!("--holes {}: {e}", args.holes)))?;
+    let rules = args.rules.for_holes(args.holes)?;
     if args.max_seeds > i8::MAX as u32 {
         return Err(CliError::Input(format!("--max-seeds {}: tables hold at most {} seeds", args.max_seeds, i8::MAX)));
     }
@@ -180,15 +187,15 @@ fn build_json(report: &BuildReport) -> serde_json::Value {
 }
 
 fn probe(args: ProbeArgs) -> Result<(), CliError> {
-    let position = args.position.position()?;
-    let rules = Dakon::of(&position);
+    let (position, rules) = args.position.position_and_rules()?;
     let (seeds, index) = (rules.seeds_on_board(&position), rules.index(&position));
     let path = tier_path(&rules, &args.tables.dir(), seeds);
     if !path.exists() {
         return Err(CliError::Failure(format!(
-            "{}: no table for {seeds} seeds on a board of {} holes per row",
+            "{}: no table for {seeds} seeds on a board of {} holes per row (rules {})",
             path.display(),
-            position.holes()
+            position.holes(),
+            rules.name()
         )));
     }
     let gain = TableFile::open(&rules, &path, seeds).and_then(|f| f.value(index)).map_err(failure)? as i32;
@@ -265,8 +272,8 @@ fn verify(args: VerifyArgs) -> Result<(), CliError> {
         let result = verify_file(&path, &args, &mut random, &stop);
         let row = match &result {
             Ok(None) => continue, // another board
-            Ok(Some((seeds, holes, solved))) => {
-                serde_json::json!({ "file": path, "holes": holes, "seeds": seeds, "checksum": "ok", "samples": solved })
+            Ok(Some((rules, seeds, solved))) => {
+                serde_json::json!({ "file": path, "rules": rules.name(), "holes": rules.holes(), "seeds": seeds, "checksum": "ok", "samples": solved })
             }
             Err(e) => {
                 failed += 1;
@@ -275,9 +282,12 @@ fn verify(args: VerifyArgs) -> Result<(), CliError> {
         };
         if !args.json {
             match result {
-                Ok(Some((seeds, holes, solved))) => {
-                    println!("{}: {holes} holes, tier {seeds}: checksum ok, {solved} positions re-solved by search agree", path.display())
-                }
+                Ok(Some((rules, seeds, solved))) => println!(
+                    "{}: {} {} holes, tier {seeds}: checksum ok, {solved} positions re-solved by search agree",
+                    path.display(),
+                    rules.name(),
+                    rules.holes()
+                ),
                 Err(e) => println!("{e}"),
                 Ok(None) => {}
             }
@@ -298,23 +308,23 @@ fn verify(args: VerifyArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Checks one file; `Ok(None)` when it belongs to a board not asked for, else the tier,
-/// board and number of positions re-solved.
+/// Checks one file; `Ok(None)` when it belongs to a board not asked for, else its rules, tier
+/// and number of positions re-solved.
 fn verify_file(
     path: &Path,
     args: &VerifyArgs,
     random: &mut SplitMix64,
     stop: &Arc<std::sync::atomic::AtomicBool>,
-) -> Result<Option<(u32, usize, u32)>, String> {
+) -> Result<Option<(RuleSet, u32, u32)>, String> {
     let header = TableFile::inspect(path).map_err(|e| e.to_string())?.header().clone();
-    let holes = match header.parameters.as_slice() {
-        [holes] if header.rules == "dakon" => *holes as usize,
-        _ => return Err(format!("{}: not a table of dakon boards ({} {:?})", path.display(), header.rules, header.parameters)),
+    let (name, holes) = match (header.rules.parse::<RulesName>(), header.parameters.as_slice()) {
+        (Ok(name), [holes]) => (name, *holes as usize),
+        _ => return Err(format!("{}: not a table of a known board ({} {:?})", path.display(), header.rules, header.parameters)),
     };
     if args.holes.is_some_and(|h| h != holes) {
         return Ok(None);
     }
-    let rules = Dakon::new(holes).map_err(|e| format!("{}: {e}", path.display()))?;
+    let rules = RuleSet::new(name, holes).map_err(|e| format!("{}: {e}", path.display()))?;
     let file = TableFile::open(&rules, path, header.seeds).map_err(|e| e.to_string())?;
     let values = file.read_values().map_err(|e| e.to_string())?;
     let solver = Solver::new(rules, Config { threads: 1, tt_bytes: 64 << 20 }, None);
@@ -333,7 +343,7 @@ fn verify_file(
         }
         solved += 1;
     }
-    Ok(Some((header.seeds, holes, solved)))
+    Ok(Some((rules, header.seeds, solved)))
 }
 
 /// The table files in `dir`, sorted by name (an absent directory holds none).

@@ -14,8 +14,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use dakon_solver::dakon::{Dakon, Position, MAX_HOLES, MAX_SEEDS};
+use dakon_solver::dakon::{Position, MAX_HOLES, MAX_SEEDS};
 use dakon_solver::rules::Rules;
+use dakon_solver::ruleset::RuleSet;
 use dakon_solver::search::{Config, Progress, Solver};
 use dakon_solver::tables::{build_tiers, BuildOptions};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -24,6 +25,7 @@ use self::board::{Board, Plan, Row};
 use self::number_list::NumberList;
 use crate::certificate_arg::CertificateOptions;
 use crate::cli_error::CliError;
+use crate::rules_arg::RulesArgs;
 use crate::search_args::{interrupt_flag, SearchArgs};
 use crate::table_memory;
 use crate::tables_arg::{ProbeArgs, TablesArgs};
@@ -51,6 +53,7 @@ use dakon_solver::search::Limits;
   dakon verify --opening-only                   only the opening-turn proofs (instant)
   dakon verify --out results.md                 also write a Markdown report (and results.jsonl)
   dakon verify --certificates certs             a certificate per board: certs/dakon-7x7.dkc, ...
+  dakon verify --rules kalah --holes 6 --seeds 1..4   Kalah(6,1) to Kalah(6,4)
   dakon verify --holes 1..9 --seeds 1..14 --out atlas/atlas.md --svg atlas/atlas.svg
                                                 the whole atlas, as a table and a picture
   dakon verify --holes 1..9 --seeds 1..14 --out atlas/atlas.md --svg atlas/atlas.svg --resume
@@ -90,6 +93,8 @@ pub struct Args {
     /// Most moves the opening-turn search may play per board.
     #[arg(long, default_value_t = 2_000_000, value_name = "N")]
     opening_nodes: u64,
+    #[command(flatten)]
+    rules: RulesArgs,
     /// Search threads [default: all cores].
     #[arg(long, value_name = "T")]
     threads: Option<usize>,
@@ -146,7 +151,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let kept: Vec<Row> = earlier
         .iter()
         .filter(|row| resume::decided(row, budget))
-        .filter(|row| args.certificate.as_ref().is_none_or(|dir| certificate::kept(row, dir)))
+        .filter(|row| {
+            args.certificate
+                .as_ref()
+                .is_none_or(|dir| args.rules.for_holes(row.board.holes).is_ok_and(|rules| certificate::kept(row, dir, &rules)))
+        })
         .cloned()
         .collect();
     let search = SearchArgs { threads: args.threads, tt_mb: args.tt_mb, time_limit: Some(args.budget), node_limit: None };
@@ -219,10 +228,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
 fn verify_board(board: Board, args: &Args, config: &Config, limits: &Limits, progress: &ProgressBar) -> Result<Row, CliError> {
     let name = format!("{}x{}", board.holes, board.seeds);
     progress.set_message(name.clone());
-    let rules = Dakon::new(board.holes).map_err(|e| CliError::Input(e.to_string()))?;
+    let rules = args.rules.for_holes(board.holes)?;
     if args.build_tables {
         progress.set_message(format!("{name}: building endgame tables"));
-        build_tables_for(board, &args.probe.tables, config.threads)?;
+        build_tables_for(rules, board, &args.probe.tables, config.threads)?;
         progress.set_message(name.clone());
     }
     let oracle = args.probe.open(rules)?;
@@ -230,7 +239,8 @@ fn verify_board(board: Board, args: &Args, config: &Config, limits: &Limits, pro
     let config = Config { tt_bytes: table_memory::capped(config.tt_bytes, board.holes, board.total()), ..config.clone() };
     let solver = (!args.opening_only).then(|| Solver::new(rules, config, oracle));
     let observer = |p: &Progress| progress.set_message(format!("{name}: value in [{:+}, {:+}] after {} nodes", p.lower, p.upper, p.nodes));
-    let plan = Plan { turn_nodes: args.opening_nodes, search: solver.as_ref().map(|s| (s, limits)), tables, observer: Some(&observer) };
+    let plan =
+        Plan { rules, turn_nodes: args.opening_nodes, search: solver.as_ref().map(|s| (s, limits)), tables, observer: Some(&observer) };
     let mut row = board::verify(board, &plan);
     if let (Some(dir), Some(solver)) = (&args.certificate, &solver) {
         if !row.interrupted {
@@ -278,6 +288,7 @@ fn command_line() -> String {
 /// [`CliError::Failure`] if the file cannot be written.
 fn write_report(path: &Path, args: &Args, rows: &[Row], threads: usize, finished: bool) -> Result<(), CliError> {
     let settings = report::Settings {
+        rules: args.rules.rules,
         command: command_line(),
         budget: if args.opening_only { "none (opening turns only)".to_string() } else { format!("{} s", args.budget) },
         threads,
@@ -331,8 +342,7 @@ const BUILD_POSITIONS: u64 = 20_000_000;
 /// # Errors
 /// [`CliError::Failure`] if a table cannot be written or a present one is damaged, or if
 /// Ctrl-C stopped the build.
-fn build_tables_for(board: Board, tables: &TablesArgs, threads: usize) -> Result<(), CliError> {
-    let rules = Dakon::new(board.holes).map_err(|e| CliError::Input(e.to_string()))?;
+fn build_tables_for(rules: RuleSet, board: Board, tables: &TablesArgs, threads: usize) -> Result<(), CliError> {
     let mut positions = 0u64;
     let mut max_seeds = 0;
     for seeds in 1..=board.total().min(i8::MAX as u32) {

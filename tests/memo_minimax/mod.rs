@@ -8,37 +8,75 @@ use std::process::{Command, Output};
 #[path = "../../solver/tests/reference/mod.rs"]
 pub mod reference;
 
+pub use reference::kalah::Kalah;
 pub use reference::notation::{format, parse};
 pub use reference::Board;
 
 /// Everything a position's value depends on.
 type Key = (Vec<u32>, [u32; 2], usize);
 
-/// Memoized exact values.
+/// Memoized exact values under the Dakon rules (the default) or the Kalah rules.
 #[derive(Default)]
 pub struct Minimax {
+    /// The Kalah rules, or `None` for Dakon.
+    kalah: Option<Kalah>,
     memo: HashMap<Key, i32>,
 }
 
 impl Minimax {
+    /// Values under the Kalah rules `rules`.
+    pub fn kalah(rules: Kalah) -> Minimax {
+        Minimax { kalah: Some(rules), memo: HashMap::new() }
+    }
+
+    /// The legal moves of `b` under these rules.
+    pub fn moves(&self, b: &Board) -> Vec<usize> {
+        match self.kalah {
+            Some(rules) => rules.moves(b),
+            None => b.moves(),
+        }
+    }
+
+    /// The position after `hole` under these rules.
+    pub fn play(&self, b: &Board, hole: usize) -> Board {
+        match self.kalah {
+            Some(rules) => rules.play(b, hole).0,
+            None => b.play(hole).0,
+        }
+    }
+
+    /// Plays `holes` from `b` under these rules, panicking on an illegal move.
+    pub fn play_line(&self, b: &Board, holes: &[usize]) -> Board {
+        holes.iter().fold(b.clone(), |at, &hole| self.play(&at, hole))
+    }
+
+    /// The final store difference, player to move minus opponent, of a finished game.
+    pub fn final_difference(&self, b: &Board) -> i32 {
+        match self.kalah {
+            Some(rules) => rules.final_difference(b),
+            // The seeds left (all on the other side) go to the other player.
+            None => b.stores[b.to_move] as i32 - b.stores[1 - b.to_move] as i32 - b.seeds_on_board() as i32,
+        }
+    }
+
     /// The exact final store difference, player to move minus opponent, with perfect play.
     pub fn value(&mut self, b: &Board) -> i32 {
-        if b.is_over() {
-            // The seeds left (all on the other side) go to the other player.
-            return b.stores[b.to_move] as i32 - b.stores[1 - b.to_move] as i32 - b.seeds_on_board() as i32;
+        let moves = self.moves(b);
+        if moves.is_empty() {
+            return self.final_difference(b);
         }
         let key = (b.holes.clone(), b.stores, b.to_move);
         if let Some(&v) = self.memo.get(&key) {
             return v;
         }
-        let v = b.moves().into_iter().map(|hole| self.move_value(b, hole)).max().expect("a game not over has moves");
+        let v = moves.into_iter().map(|hole| self.move_value(b, hole)).max().expect("a game not over has moves");
         self.memo.insert(key, v);
         v
     }
 
     /// The exact final store difference for the mover of `b` if they play `hole`.
     pub fn move_value(&mut self, b: &Board, hole: usize) -> i32 {
-        let next = b.play(hole).0;
+        let next = self.play(b, hole);
         let v = self.value(&next);
         if next.to_move == b.to_move {
             v
@@ -58,9 +96,9 @@ impl Minimax {
     }
 }
 
-/// Plays `holes` from `b`, panicking on an illegal move.
+/// Plays `holes` from `b` by the Dakon rules, panicking on an illegal move.
 pub fn play(b: &Board, holes: &[usize]) -> Board {
-    holes.iter().fold(b.clone(), |at, &hole| at.play(hole).0)
+    Minimax::default().play_line(b, holes)
 }
 
 /// Runs the `dakon` binary with `args`.

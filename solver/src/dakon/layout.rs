@@ -133,6 +133,35 @@ pub(crate) struct Layout {
     pub end_byte: [u8; WRAP],
 }
 
+/// Where a lap ended.
+#[derive(Clone, Copy)]
+pub(crate) struct LapEnd {
+    /// The cycle slot of the last seed.
+    pub slot: usize,
+    /// Its byte in the lanes ([`STORE_BYTE`] for the mover's store).
+    pub byte: usize,
+    /// What the landing hole holds now (1: it was empty before the last seed).
+    pub landed: u8,
+}
+
+impl Layout {
+    /// Sows one lap: lifts the `hand` seeds of cycle slot `slot` (byte `slot_byte`), then puts
+    /// `hand / cycle` seeds in every slot and one in each of the next `hand % cycle` slots, all
+    /// from tables (whether a lap goes all the way round is too hard to predict for a branch).
+    /// The landing hole is read before the lap's sums are stored, so that a following lap
+    /// waits only for this read, not for the sums (see [`Lap::landing`]).
+    #[inline(always)]
+    pub fn sow_lap(&self, lanes: &mut Lanes, slot: usize, slot_byte: usize, hand: usize) -> LapEnd {
+        let lap = self.lap[hand & 255];
+        let end = (slot + hand) & 511;
+        let (last, last_byte) = (self.wrap[end] as usize, self.end_byte[end] as usize);
+        let landed = lanes.get(last_byte).wrapping_add(lap.landing);
+        lanes.sow(&self.after[slot & 31][lap.rest as usize & 31], slot_byte);
+        lanes.add(&self.rounds[lap.rounds as usize & 127]);
+        LapEnd { slot: last, byte: last_byte, landed }
+    }
+}
+
 /// The shape of a lap of `seeds` seeds on one board size.
 #[derive(Clone, Copy)]
 pub(crate) struct Lap {

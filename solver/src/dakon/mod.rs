@@ -8,6 +8,7 @@ pub mod layout;
 mod notation;
 mod player;
 mod position;
+pub(crate) mod tiers;
 
 pub use key::Key;
 pub use layout::MAX_HOLES;
@@ -15,7 +16,6 @@ pub use notation::NotationError;
 pub use player::Player;
 pub use position::{Capture, CaptureKind, MoveError, Outcome, Position, PositionError, Side, Sweep, MAX_SEEDS};
 
-use crate::composition;
 use crate::rules::{MoveList, Rules, Step};
 
 /// The Dakon rule set for boards of one size, as the generic search and tables see it.
@@ -99,26 +99,20 @@ impl Rules for Dakon {
     }
 
     fn tier_size(&self, seeds: u32) -> u64 {
-        u64::try_from(composition::count(seeds as usize, 2 * self.holes())).expect("tier too large to index in 64 bits")
+        tiers::tier_size(self.holes(), seeds)
     }
 
     #[inline]
     fn index(&self, pos: &Position) -> u64 {
-        u64::try_from(composition::rank(&key::board_bytes(pos)[..2 * self.holes()])).expect("tier too large to index in 64 bits")
+        tiers::index(pos)
     }
 
     fn position_at(&self, seeds: u32, index: u64) -> Position {
-        let n = self.holes();
-        let mut bytes = [0u8; 18];
-        composition::unrank(seeds as usize, index as u128, &mut bytes[..2 * n]);
-        Position::from_sides(&bytes[..n], &bytes[n..2 * n], [0, 0], Player::Zero)
+        tiers::position_at(self.holes(), seeds, index)
     }
 
-    /// Each seed counts its distance to its owner's store (`n - r` from hole `r`): a turn
-    /// that stores nothing moves seeds forward along the mover's row only, so it lowers this.
     #[inline]
     fn tier_order(&self, pos: &Position) -> u32 {
-        let n = self.holes();
-        (0..n).map(|r| (n - r) as u32 * (pos.seeds(Side::Mover, r) as u32 + pos.seeds(Side::Opponent, r) as u32)).sum()
+        tiers::distance_to_stores(pos)
     }
 }

@@ -1,7 +1,7 @@
 //! A Dakon position and the move that changes it: relay sowing, captures, extra moves and the
 //! end sweep.
 
-use super::layout::{self, Lanes, LAYOUTS, MAX_HOLES, STORE_BYTE};
+use super::layout::{self, Lanes, LapEnd, LAYOUTS, MAX_HOLES, STORE_BYTE};
 use super::Player;
 
 /// Most seeds a position may hold, on the board and in the stores together.
@@ -148,6 +148,9 @@ pub enum MoveError {
     EmptyHole { hole: usize },
     /// The player to move has no seed: the game is over.
     GameOver,
+    /// A player has no seed on their side: the game is over (Kalah ends when either side is
+    /// empty).
+    SideEmpty { player: Player },
 }
 
 impl std::fmt::Display for MoveError {
@@ -161,6 +164,7 @@ impl std::fmt::Display for MoveError {
             }
             MoveError::EmptyHole { hole } => write!(f, "hole {hole} is empty"),
             MoveError::GameOver => write!(f, "the game is over: the player to move has no seeds"),
+            MoveError::SideEmpty { player } => write!(f, "the game is over: player {player} has no seeds on their side"),
         }
     }
 }
@@ -360,12 +364,24 @@ impl Position {
     /// [`MoveError`] if the hole does not exist, is not the mover's, is empty, or the game is
     /// over.
     pub fn play_hole(&self, hole: usize) -> Result<(Position, Outcome), MoveError> {
+        let r = self.hole_to_lift(hole, self.is_over().then_some(MoveError::GameOver))?;
+        Ok(self.play(r))
+    }
+
+    /// The mover's hole `r` (counted in the mover's sowing direction) that playing the hole
+    /// numbered `hole` in the notation lifts, checked in the order every rule set reports:
+    /// the hole exists, the game is not over (`game_over` says why it is), the hole is the
+    /// mover's, it holds seeds.
+    ///
+    /// # Errors
+    /// The first [`MoveError`] found.
+    pub(crate) fn hole_to_lift(&self, hole: usize, game_over: Option<MoveError>) -> Result<usize, MoveError> {
         let n = self.holes();
         if hole >= 2 * n {
             return Err(MoveError::NoSuchHole { hole, holes: n });
         }
-        if self.is_over() {
-            return Err(MoveError::GameOver);
+        if let Some(error) = game_over {
+            return Err(error);
         }
         let (owner, r) = self.owner(hole);
         if owner != self.mover {
@@ -374,7 +390,7 @@ impl Position {
         if self.seeds(Side::Mover, r) == 0 {
             return Err(MoveError::EmptyHole { hole });
         }
-        Ok(self.play(r))
+        Ok(r)
     }
 
     /// Plays the mover's hole `r` (counted in the mover's sowing direction): the lap and every
@@ -399,17 +415,7 @@ impl Position {
         let mut capture = None;
         let mut extra_move = false;
         let last = loop {
-            // One lap: lift the hole, then `hand / cycle` whole rounds and one seed in each of
-            // the next `hand % cycle` slots, all from tables (whether a lap goes all the way
-            // round is too hard to predict for a branch).
-            let lap = layout.lap[hand & 255];
-            let end = (slot + hand) & 511;
-            let (last, last_byte) = (layout.wrap[end] as usize, layout.end_byte[end] as usize);
-            // Read the landing hole before this lap's sowing, so that the next lap waits only
-            // for this read, not for the sums (see `Lap::landing`).
-            let landed = lanes.get(last_byte).wrapping_add(lap.landing);
-            lanes.sow(&layout.after[slot & 31][lap.rest as usize & 31], slot_byte);
-            lanes.add(&layout.rounds[lap.rounds as usize & 127]);
+            let LapEnd { slot: last, byte: last_byte, landed } = layout.sow_lap(&mut lanes, slot, slot_byte, hand);
             if last_byte == STORE_BYTE {
                 extra_move = true;
                 break last;
@@ -477,6 +483,20 @@ impl Position {
     /// The same board seen by the other player (the player to move changes; no move is made).
     pub fn flipped(&self) -> Position {
         Position { lanes: self.lanes.swapped(), holes: self.holes, mover: self.mover.other() }
+    }
+
+    /// The seeds as lanes, for other rule sets played on the same board.
+    #[inline(always)]
+    pub(crate) fn lanes(&self) -> Lanes {
+        self.lanes
+    }
+
+    /// A position from its lanes (the mover's first), for other rule sets played on the same
+    /// board. The caller guarantees `holes` in `1..=9`, empty bytes beyond the holes and the
+    /// store, and at most 255 seeds.
+    #[inline(always)]
+    pub(crate) fn from_lanes(lanes: Lanes, holes: usize, mover: Player) -> Position {
+        Position { lanes, holes: holes as u8, mover }
     }
 
     /// Lane `i` (0: the mover's, 1: the opponent's) as a number, for the key encoder.

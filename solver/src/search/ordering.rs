@@ -3,8 +3,8 @@
 //! The order is: the move the transposition table remembers, then extra moves (they keep the
 //! turn, and the mover usually gains from the moves that follow), then by seeds gained
 //! (captures and seeds sown into the store), then by the history of refutations (each worker
-//! counts, per move, the cutoffs it caused, weighted by the seeds on the board), then by
-//! sowing order.
+//! counts, per move, the cutoffs it caused, weighted by the seeds on the board), then in
+//! the order of the rules' move list.
 //!
 //! Measured (nodes on 1 thread, 256 MiB table, galloping driver): the history tie-break takes
 //! the 8 x 3 start from 6.54 M to 5.53 M nodes, 6 x 10 from 2.28 M to 0.99 M, 8 x 2 from 0.93 M

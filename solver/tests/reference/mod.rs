@@ -9,6 +9,7 @@
 //! Several test crates include this module and each uses a different part of it.
 #![allow(dead_code)]
 
+pub mod kalah;
 pub mod notation;
 pub mod random;
 
@@ -232,8 +233,13 @@ impl Board {
 
 /// Leaves of the move tree at `depth` plies (an extra move is a ply of its own).
 pub fn perft(board: &Board, depth: u32) -> u64 {
+    perft_with(board, depth, &|b| b.moves(), &|b, h| b.play(h).0)
+}
+
+/// Perft under any rules, given their legal moves and their move.
+pub fn perft_with(board: &Board, depth: u32, moves: &dyn Fn(&Board) -> Vec<usize>, play: &dyn Fn(&Board, usize) -> Board) -> u64 {
     if depth == 0 {
         return 1;
     }
-    board.moves().into_iter().map(|h| perft(&board.play(h).0, depth - 1)).sum()
+    moves(board).into_iter().map(|h| perft_with(&play(board, h), depth - 1, moves, play)).sum()
 }

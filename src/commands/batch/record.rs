@@ -2,7 +2,8 @@
 
 use std::time::Instant;
 
-use dakon_solver::dakon::{Dakon, Position};
+use dakon_solver::dakon::Position;
+use dakon_solver::ruleset::RuleSet;
 use dakon_solver::search::{Limits, MoveValue, Solver};
 use serde::Serialize;
 
@@ -50,7 +51,7 @@ pub struct Failed<'a> {
 }
 
 /// Solves `position` (input line `line`) within `limits`.
-pub fn solve(solver: &Solver<Dakon>, line: u64, position: &Position, limits: &Limits, all_moves: bool) -> Solved {
+pub fn solve(solver: &Solver<RuleSet>, line: u64, position: &Position, limits: &Limits, all_moves: bool) -> Solved {
     let started = Instant::now();
     let stores = store_difference(position);
     let solution = solver.solve(position, limits);
@@ -67,7 +68,7 @@ pub fn solve(solver: &Solver<Dakon>, line: u64, position: &Position, limits: &Li
         lower: stores + solution.lower,
         upper: stores + solution.upper,
         best_move: solution.best_move.map(|mv| position.absolute_hole(position.mover(), mv as usize)),
-        pv: absolute_line(position, &solution.pv).0,
+        pv: absolute_line(solver.rules(), position, &solution.pv).0,
         moves,
         nodes: solution.nodes,
         seconds: (started.elapsed().as_secs_f64() * 1e4).round() / 1e4,

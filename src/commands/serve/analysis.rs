@@ -41,9 +41,10 @@ pub fn analyse(rule_set: RuleSet, board: &BoardSolver, position: &Position, limi
     }
     // Each move of the line is proven optimal; the line stops early if time ran out.
     let line = if valued.solution.is_exact() { valued.solution.pv.as_slice() } else { &[] };
-    let (pv, end) = absolute_line(position, line);
+    let rules = rule_set.rules_for(position);
+    let (pv, end) = absolute_line(&rules, position, line);
     let value_exact = lower == upper;
-    let mut json = show::json(position);
+    let mut json = show::json(&rules, position);
     let fields = serde_json::json!({
         "rules": rule_set.name(),
         "moves": moves.iter().map(|m| m.json()).collect::<Vec<_>>(),

@@ -48,12 +48,20 @@ impl Params {
         self.get(name).ok_or_else(|| ApiError::BadRequest(format!("parameter '{name}' is missing")))
     }
 
-    /// `rules` (default `dakon`).
+    /// `rules`: the rules the server plays (`served`, its `--rules`), named or not.
     ///
     /// # Errors
-    /// [`ApiError::BadRequest`] for a rule set the server does not know.
-    pub fn rules(&self) -> Result<RuleSet, ApiError> {
-        self.get("rules").map_or(Ok(RuleSet::Dakon), |name| RuleSet::named(name).map_err(ApiError::BadRequest))
+    /// [`ApiError::BadRequest`] for an unknown rule set or one this server does not play.
+    pub fn rules(&self, served: RuleSet) -> Result<RuleSet, ApiError> {
+        let Some(name) = self.get("rules") else { return Ok(served) };
+        let rules = RuleSet::named(name).map_err(ApiError::BadRequest)?;
+        if rules != served {
+            return Err(ApiError::BadRequest(format!(
+                "rules '{name}': this server plays {} (start one with `dakon serve --rules {name}`)",
+                served.name()
+            )));
+        }
+        Ok(rules)
     }
 
     /// `position`: the notation, or `start` with `holes` (default 7) and `seeds` (default as

@@ -10,7 +10,8 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use dakon_solver::dakon::{Dakon, Position, MAX_HOLES};
+use dakon_solver::dakon::{Position, MAX_HOLES};
+use dakon_solver::ruleset;
 use dakon_solver::search::{Config, Solver};
 use tokio::sync::OnceCell;
 
@@ -27,27 +28,31 @@ struct Board {
 
 /// The solver of one board and whether it has endgame tables.
 pub struct BoardSolver {
-    pub solver: Solver<Dakon>,
+    pub solver: Solver<ruleset::RuleSet>,
     pub tables: bool,
 }
 
-/// The solvers of every board, each made on first use.
+/// The solvers of every board of the rules this server plays, each made on first use.
 pub struct Registry {
+    rules: RuleSet,
     boards: HashMap<Board, OnceCell<Arc<BoardSolver>>>,
     table_bytes: usize,
     probe: ProbeArgs,
 }
 
 impl Registry {
-    /// A registry whose solvers share `total_bytes` of transposition table between them and
-    /// find their endgame tables with `probe`.
-    pub fn new(total_bytes: usize, probe: ProbeArgs) -> Registry {
-        let boards: HashMap<Board, OnceCell<Arc<BoardSolver>>> = RuleSet::ALL
-            .into_iter()
-            .flat_map(|rules| (1..=MAX_HOLES).map(move |holes| (Board { rules, holes }, OnceCell::new())))
-            .collect();
+    /// A registry of the boards of `rules`, whose solvers share `total_bytes` of
+    /// transposition table between them and find their endgame tables with `probe`.
+    pub fn new(rules: RuleSet, total_bytes: usize, probe: ProbeArgs) -> Registry {
+        let boards: HashMap<Board, OnceCell<Arc<BoardSolver>>> =
+            (1..=MAX_HOLES).map(|holes| (Board { rules, holes }, OnceCell::new())).collect();
         let table_bytes = total_bytes / boards.len();
-        Registry { boards, table_bytes, probe }
+        Registry { rules, boards, table_bytes, probe }
+    }
+
+    /// The rules this server plays.
+    pub fn rules(&self) -> RuleSet {
+        self.rules
     }
 
     /// The transposition table memory each board's solver may use, in bytes.

@@ -1,23 +1,20 @@
-//! The rule sets the server plays by: the one place that chooses rules, so that a second rule
-//! set (Kalah, same board and notation) is added here and in [`super::registry`] alone.
+//! The rule sets the server plays by: the one place that chooses rules (Dakon, Kalah and
+//! Kalah with empty capture, on the same board and notation).
 
-use dakon_solver::dakon::{Dakon, MoveError, Outcome, Position};
+use dakon_solver::dakon::{MoveError, Position};
+use dakon_solver::ruleset::{self, Played, RulesName};
 
 /// A rule set a request may name with `rules=`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RuleSet {
-    Dakon,
-}
+pub struct RuleSet(pub RulesName);
 
 impl RuleSet {
     /// Every rule set the server knows.
-    pub const ALL: [RuleSet; 1] = [RuleSet::Dakon];
+    pub const ALL: [RuleSet; 3] = [RuleSet(RulesName::ALL[0]), RuleSet(RulesName::ALL[1]), RuleSet(RulesName::ALL[2])];
 
     /// The name written in requests and answers (as in table headers).
     pub fn name(self) -> &'static str {
-        match self {
-            RuleSet::Dakon => "dakon",
-        }
+        self.0.as_str()
     }
 
     /// The rule set called `name`.
@@ -31,11 +28,9 @@ impl RuleSet {
         })
     }
 
-    /// The rules of `position`'s board, as the solver sees them.
-    pub fn rules_for(self, position: &Position) -> Dakon {
-        match self {
-            RuleSet::Dakon => Dakon::of(position),
-        }
+    /// The rules of `position`'s board, as the solver and the command-line program see them.
+    pub fn rules_for(self, position: &Position) -> ruleset::RuleSet {
+        ruleset::RuleSet::of(self.0, position)
     }
 
     /// Plays the hole numbered `hole` in the notation.
@@ -43,10 +38,8 @@ impl RuleSet {
     /// # Errors
     /// [`MoveError`] if the hole does not exist, is not the mover's, is empty, or the game is
     /// over.
-    pub fn play(self, position: &Position, hole: usize) -> Result<(Position, Outcome), MoveError> {
-        match self {
-            RuleSet::Dakon => position.play_hole(hole),
-        }
+    pub fn play(self, position: &Position, hole: usize) -> Result<(Position, Played), MoveError> {
+        self.rules_for(position).play_hole(position, hole)
     }
 }
 
@@ -59,6 +52,6 @@ mod tests {
         for rules in RuleSet::ALL {
             assert_eq!(RuleSet::named(rules.name()), Ok(rules));
         }
-        assert_eq!(RuleSet::named("oware"), Err("unknown rules 'oware': this server plays dakon".to_string()));
+        assert_eq!(RuleSet::named("oware"), Err("unknown rules 'oware': this server plays dakon, kalah, kalah-empty-capture".to_string()));
     }
 }

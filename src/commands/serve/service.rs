@@ -66,7 +66,7 @@ impl Service {
     /// queue are full, [`ApiError::Failure`] if the endgame tables cannot be read.
     pub async fn analyse(self: &Arc<Self>, query: Option<&str>) -> Result<serde_json::Value, ApiError> {
         let params = Params::parse(query, ANALYSE_PARAMETERS)?;
-        let rules = params.rules()?;
+        let rules = params.rules(self.registry.rules())?;
         let position = params.position()?;
         let limit = params.time_limit(self.time_cap)?;
         if let Some(analysis) = self.cache.get(&(rules, position)) {
@@ -137,7 +137,7 @@ impl Service {
     /// [`ApiError::BadRequest`] for bad parameters or a move the rules do not allow.
     pub fn play(&self, query: Option<&str>) -> Result<serde_json::Value, ApiError> {
         let params = Params::parse(query, PLAY_PARAMETERS)?;
-        let rules = params.rules()?;
+        let rules = params.rules(self.registry.rules())?;
         let position = params.position()?;
         let hole = params.hole()?;
         let (next, outcome) =
@@ -156,7 +156,7 @@ impl Service {
     /// [`ApiError::BadRequest`] for bad parameters.
     pub fn show(&self, query: Option<&str>) -> Result<serde_json::Value, ApiError> {
         let params = Params::parse(query, SHOW_PARAMETERS)?;
-        Ok(board(params.rules()?, &params.position()?))
+        Ok(board(params.rules(self.registry.rules())?, &params.position()?))
     }
 
     /// Answers `/api/status`: the load and what has been done.
@@ -178,9 +178,7 @@ impl Service {
 
 /// A position as `show --json` draws it, with its rules.
 fn board(rules: RuleSet, position: &Position) -> serde_json::Value {
-    let mut json = show::json(position);
-    json["rules"] = rules.name().into();
-    json
+    show::json(&rules.rules_for(position), position)
 }
 
 /// The analysis with what this request adds: its time limit and whether it came from the cache.

@@ -2,8 +2,10 @@
 
 use std::time::{Duration, Instant};
 
-use dakon_solver::dakon::{Dakon, Player, Position};
+use dakon_solver::dakon::{Player, Position};
 use dakon_solver::opening::{best_turn, TurnLimits};
+use dakon_solver::rules::Rules;
+use dakon_solver::ruleset::RuleSet;
 use dakon_solver::search::{Limits, Progress, Solution, SolveOptions, Solver};
 
 use crate::certificate_arg::Written;
@@ -65,8 +67,8 @@ pub struct PlayedTurn {
 impl PlayedTurn {
     /// Plays `moves` (rules-level: counted in player 0's sowing direction) from `start`.
     /// `None` if a move is not legal where it is played (a broken line from elsewhere).
-    fn replay(start: &Position, moves: &[u8]) -> Option<PlayedTurn> {
-        let (holes, end) = absolute_line(start, moves);
+    fn replay(rules: &RuleSet, start: &Position, moves: &[u8]) -> Option<PlayedTurn> {
+        let (holes, end) = absolute_line(rules, start, moves);
         (holes.len() == moves.len()).then(|| PlayedTurn { holes, stored: end.store(Player::Zero) as u32 })
     }
 }
@@ -157,10 +159,12 @@ impl Row {
 
 /// How to decide one board.
 pub struct Plan<'a> {
+    /// The rules of the board.
+    pub rules: RuleSet,
     /// Budget of the turn search.
     pub turn_nodes: u64,
     /// The solver and its limits, or `None` for the opening-turn proof alone.
-    pub search: Option<(&'a Solver<Dakon>, &'a Limits)>,
+    pub search: Option<(&'a Solver<RuleSet>, &'a Limits)>,
     pub tables: bool,
     /// Hears of each test of the search as the bounds tighten.
     pub observer: Option<&'a dyn Fn(&Progress)>,
@@ -173,13 +177,13 @@ pub struct Plan<'a> {
 pub fn verify(board: Board, plan: &Plan) -> Row {
     let started = Instant::now();
     let start = Position::start(board.holes, board.seeds).expect("board sizes are checked before");
-    let rules = Dakon::new(board.holes).expect("board sizes are checked before");
+    let rules = plan.rules;
     let total = board.total() as i32;
     let found = best_turn(&rules, &start, TurnLimits { nodes: plan.turn_nodes, goal: None });
     let best = found.best.as_ref();
     // The start has empty stores, so future gains are final differences.
     let turn_proof = TurnProof {
-        turn: best.and_then(|t| PlayedTurn::replay(&start, &t.moves)),
+        turn: best.and_then(|t| PlayedTurn::replay(&rules, &start, &t.moves)),
         lower: best.map_or(-total, |t| t.lower),
         nodes: found.nodes,
         complete: found.complete,
@@ -210,7 +214,7 @@ pub fn verify(board: Board, plan: &Plan) -> Row {
         row.upper = solution.upper;
         if solution.is_exact() {
             row.proof = Proof::ExactSearch;
-            if let Some(turn) = optimal_turn(solver, &start, &solution, &limits).and_then(|m| PlayedTurn::replay(&start, &m)) {
+            if let Some(turn) = optimal_turn(solver, &start, &solution, &limits).and_then(|m| PlayedTurn::replay(&rules, &start, &m)) {
                 row.opening = Some(turn);
                 row.opening_optimal = true;
             }
@@ -233,7 +237,8 @@ fn remaining(limits: &Limits, started: Instant) -> Limits {
 
 /// The first turn of the exact solution's principal variation, completed by further exact
 /// searches if the variation stops inside the turn. `None` if that cannot be done exactly.
-fn optimal_turn(solver: &Solver<Dakon>, start: &Position, solution: &Solution, limits: &Limits) -> Option<Vec<u8>> {
+fn optimal_turn(solver: &Solver<RuleSet>, start: &Position, solution: &Solution, limits: &Limits) -> Option<Vec<u8>> {
+    let rules = solver.rules();
     let mut position = *start;
     let mut pv = solution.pv.iter().copied();
     let mut moves = Vec::new();
@@ -248,12 +253,12 @@ fn optimal_turn(solver: &Solver<Dakon>, start: &Position, solution: &Solution, l
                 rest.best_move?
             }
         };
-        if !position.moves().as_slice().contains(&mv) {
+        if !rules.legal_moves(&position).as_slice().contains(&mv) {
             return None;
         }
         moves.push(mv);
-        let next = position.play(mv as usize).0;
-        if next.mover() != start.mover() || next.is_over() {
+        let next = rules.play(&position, mv).next;
+        if next.mover() != start.mover() || rules.is_over(&next) {
             return Some(moves);
         }
         position = next;

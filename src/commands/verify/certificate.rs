@@ -3,8 +3,9 @@
 use std::path::Path;
 
 use dakon_solver::certificate::Claim;
-use dakon_solver::dakon::{Dakon, Position};
+use dakon_solver::dakon::Position;
 use dakon_solver::rules::Rules;
+use dakon_solver::ruleset::RuleSet;
 use dakon_solver::search::Solver;
 
 use super::board::{Board, Row};
@@ -28,12 +29,12 @@ pub fn prepare(dir: &Path) -> Result<(), CliError> {
 /// Writes the certificate of `row`'s bounds into `dir`, with `solver` whose table holds the
 /// board's proof (and the opening-turn proof's turn, which proves the lower bound on its own
 /// when the row's lower bound is its); a failure is kept as its message, for the row to show.
-pub fn certify(solver: &Solver<Dakon>, row: &Row, dir: &Path, options: &CertificateOptions) -> Result<Written, String> {
+pub fn certify(solver: &Solver<RuleSet>, row: &Row, dir: &Path, options: &CertificateOptions) -> Result<Written, String> {
     let start = Position::start(row.board.holes, row.board.seeds).expect("board sizes are checked before");
     // The start has empty stores: the row's bounds are final differences already.
     let claim = Claim { lower: row.lower, upper: row.upper };
     let path = dir.join(file_name(solver.rules(), row.board));
-    let turn = row.turn_proof.turn.as_ref().map_or_else(Vec::new, |t| rules_line(&start, &t.holes));
+    let turn = row.turn_proof.turn.as_ref().map_or_else(Vec::new, |t| rules_line(solver.rules(), &start, &t.holes));
     write_certificate(solver, &start, claim, &turn, options, &path).map_err(|e| e.to_string())
 }
 
@@ -64,10 +65,9 @@ pub fn cell(row: &Row) -> String {
 /// same file in `dir`, for the same bounds, the checker did not refuse it, and the file is
 /// still there with the size recorded. Any other board is searched again, since writing its
 /// certificate needs the search's table.
-pub fn kept(row: &Row, dir: &Path) -> bool {
+pub fn kept(row: &Row, dir: &Path, rules: &RuleSet) -> bool {
     let Some(Ok(written)) = &row.certificate else { return false };
-    let Ok(rules) = Dakon::new(row.board.holes) else { return false };
-    let path = dir.join(file_name(&rules, row.board));
+    let path = dir.join(file_name(rules, row.board));
     written.path == path
         && written.claim == Claim { lower: row.lower, upper: row.upper }
         && written.accepted().is_ok()

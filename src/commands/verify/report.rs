@@ -2,6 +2,8 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use dakon_solver::ruleset::RulesName;
+
 use super::board::Row;
 use super::record::{opening_kind, status};
 
@@ -87,6 +89,7 @@ fn grid(rows: &[Row]) -> String {
 
 /// The settings of a run, for the Markdown report.
 pub struct Settings {
+    pub rules: RulesName,
     pub command: String,
     pub budget: String,
     pub threads: usize,
@@ -97,7 +100,11 @@ pub struct Settings {
 /// The Markdown report of a run.
 pub fn markdown(rows: &[Row], settings: &Settings, finished: bool) -> String {
     let mut out = String::new();
-    out.push_str("# Dakon: the first player's result on each board\n\n");
+    let (game, replay_rules) = match settings.rules {
+        RulesName::Dakon => ("Dakon".to_string(), String::new()),
+        rules => (format!("Kalah (rules {rules})"), format!(" --rules {rules}")),
+    };
+    out.push_str(&format!("# {game}: the first player's result on each board\n\n"));
     out.push_str(&format!("- Date: {} UTC\n", utc_now()));
     out.push_str(&format!("- Machine: {}\n", machine()));
     out.push_str(&format!("- Program: dakon {}\n", env!("CARGO_PKG_VERSION")));
@@ -110,12 +117,12 @@ pub fn markdown(rows: &[Row], settings: &Settings, finished: bool) -> String {
     if !finished {
         out.push_str("- **Interrupted**: the rows below are the boards done before Ctrl-C.\n");
     }
-    out.push_str(
+    out.push_str(&format!(
         "\nValues are final store differences, first player minus second, with perfect play. \
          `opening` is the first player's first turn (a move and the extra moves it earns), in hole numbers; \
          `stored` is the first player's store after it. Replay a row with \
-         `dakon play start --holes N --seeds S H1 H2 ...`.\n\n",
-    );
+         `dakon play start --holes N --seeds S{replay_rules} H1 H2 ...`.\n\n",
+    ));
     out.push_str(&grid(rows));
     out.push_str("\n## Every board\n\n");
     out.push_str("| holes | seeds | total | status | value | first player | proof | stored | nodes | seconds | certificate | opening |\n");

@@ -1,0 +1,37 @@
+//! The `--rules` option shared by every command that plays or solves: which game.
+
+use clap::Args;
+use dakon_solver::dakon::Position;
+use dakon_solver::ruleset::{RuleSet, RulesName};
+
+use crate::cli_error::CliError;
+
+/// Which rules the positions are played by.
+#[derive(Args, Clone, Copy, Debug)]
+pub struct RulesArgs {
+    /// The rules: `dakon` (this project's Javanese rules: relay sowing, nembak and mikul), `kalah`
+    /// (standard Kalah: one lap, capture from an empty own hole when the facing hole holds seeds,
+    /// the game ends when either side is empty and each player keeps their own side) or
+    /// `kalah-empty-capture` (Kalah capturing the lone last seed even opposite an empty hole).
+    #[arg(long, default_value = "dakon", value_name = "RULES", value_parser = parse_rules)]
+    pub rules: RulesName,
+}
+
+impl RulesArgs {
+    /// The rules for the board of `position`.
+    pub fn of(&self, position: &Position) -> RuleSet {
+        RuleSet::of(self.rules, position)
+    }
+
+    /// The rules for boards of `holes` holes per row.
+    ///
+    /// # Errors
+    /// [`CliError::Input`] if `holes` is outside `1..=9`.
+    pub fn for_holes(&self, holes: usize) -> Result<RuleSet, CliError> {
+        RuleSet::new(self.rules, holes).map_err(|e| CliError::Input(format!("--holes {holes}: {e}")))
+    }
+}
+
+fn parse_rules(text: &str) -> Result<RulesName, String> {
+    text.parse().map_err(|e: dakon_solver::ruleset::UnknownRules| e.to_string())
+}

@@ -1,0 +1,217 @@
+//! `--rules kalah` and `--rules kalah-empty-capture` end to end: every command the user runs,
+//! checked against the independent Kalah reference (`solver/tests/reference/kalah.rs`) and a
+//! memoized minimax on it, never against the engine.
+
+#[allow(dead_code, unused_imports)]
+mod memo_minimax;
+
+use memo_minimax::{dakon, format, json_lines, Board, Kalah, Minimax};
+use serde_json::Value;
+
+const BOTH: [Kalah; 2] = [Kalah::STANDARD, Kalah::EMPTY_CAPTURE];
+
+/// Runs a command that must succeed and print one JSON object.
+fn json(args: &[&str]) -> Value {
+    let out = dakon(args);
+    assert!(out.status.success(), "dakon {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("dakon {args:?}: {e}"))
+}
+
+/// Positions from random Kalah games on small boards, small enough for the minimax (a
+/// fixed-seed generator, so every run is the same).
+fn positions(rules: Kalah, count: usize, seed: u64) -> Vec<Board> {
+    let mut state = seed;
+    let mut next = move |bound: usize| {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (state >> 33) as usize % bound
+    };
+    let mut found = Vec::new();
+    while found.len() < count {
+        let mut p = Board::start(2 + next(3), 2 + next(3) as u32);
+        for _ in 0..next(14) {
+            let moves = rules.moves(&p);
+            if moves.is_empty() {
+                break;
+            }
+            p = rules.play(&p, moves[next(moves.len())]).0;
+        }
+        if p.seeds_on_board() <= 14 {
+            found.push(p);
+        }
+    }
+    found
+}
+
+fn holes(value: &Value) -> Vec<usize> {
+    value.as_array().unwrap().iter().map(|h| h.as_u64().unwrap() as usize).collect()
+}
+
+#[test]
+fn play_reports_what_the_reference_does() {
+    for rules in BOTH {
+        // A whole game from the 6 x 4 start, the moves chosen by the reference.
+        let mut board = Board::start(6, 4);
+        let mut moves = Vec::new();
+        for i in 0.. {
+            let legal = rules.moves(&board);
+            if legal.is_empty() {
+                break;
+            }
+            let hole = legal[(7 * i + 3) % legal.len()];
+            moves.push(hole);
+            board = rules.play(&board, hole).0;
+        }
+        let mut args = vec!["play", "start", "--rules", rules.name(), "--holes", "6", "--seeds", "4", "--json"];
+        let texts: Vec<String> = moves.iter().map(usize::to_string).collect();
+        args.extend(texts.iter().map(String::as_str));
+        let output = dakon(&args);
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        let lines = json_lines(&output);
+        assert_eq!(lines.len(), moves.len());
+        let mut at = Board::start(6, 4);
+        for (line, &hole) in lines.iter().zip(&moves) {
+            let (after, report) = rules.play(&at, hole);
+            let here = format!("{} {} hole {hole}: {line}", rules.name(), format(&at));
+            assert_eq!(line["position"], format(&after), "{here}");
+            assert_eq!(line["extra_move"], report.extra_move, "{here}");
+            assert_eq!(line["game_over"], report.end.is_some(), "{here}");
+            assert_eq!(line["captured"], report.captured.unwrap_or(0), "{here}");
+            assert_eq!(line["sown_into_store"], report.sown_into_store, "{here}");
+            assert_eq!(line["last_hole"], report.last_hole.map_or(Value::Null, Value::from), "{here}");
+            assert_eq!(line["to_move"], after.to_move, "{here}");
+            let end = report.end.map_or(Value::Null, |[s0, s1]| serde_json::json!({"s0": s0, "s1": s1}));
+            assert_eq!(line["end"], end, "{here}");
+            at = after;
+        }
+        assert!(rules.is_over(&at));
+    }
+}
+
+#[test]
+fn show_and_perft_follow_the_reference() {
+    for rules in BOTH {
+        let start = Board::start(4, 3);
+        let output = dakon(&["perft", "start", "6", "--rules", rules.name(), "--holes", "4", "--seeds", "3", "--json"]);
+        assert!(output.status.success());
+        for (depth, line) in json_lines(&output).iter().enumerate() {
+            assert_eq!(line["nodes"], rules.perft(&start, depth as u32 + 1), "{} depth {}", rules.name(), depth + 1);
+        }
+        // A side is empty: the game is over, and each player stores their own side.
+        let over = "0,0,0/2,1,0 3/4 1";
+        let shown = json(&["show", over, "--rules", rules.name(), "--json"]);
+        assert_eq!(
+            (&shown["game_over"], &shown["legal_moves"], &shown["rules"]),
+            (&Value::from(true), &serde_json::json!([]), &Value::from(rules.name()))
+        );
+        let text = String::from_utf8(dakon(&["show", over, "--rules", rules.name()]).stdout).unwrap();
+        assert!(
+            text.contains("game over: a side is empty and each player stores their own side; final difference for player 0: +4"),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn solve_and_best_agree_with_minimax() {
+    for (i, rules) in BOTH.into_iter().enumerate() {
+        let mut minimax = Minimax::kalah(rules);
+        for board in positions(rules, 12, 40 + i as u64) {
+            let text = format(&board);
+            let v = json(&["solve", &text, "--rules", rules.name(), "--json", "--threads", "2"]);
+            let value = minimax.value(&board);
+            assert_eq!(
+                (&v["value"], &v["exact"], &v["rules"]),
+                (&Value::from(value), &Value::from(true), &Value::from(rules.name())),
+                "{text}"
+            );
+            let end = minimax.play_line(&board, &holes(&v["pv"]));
+            if !rules.is_over(&board) {
+                assert!(rules.is_over(&end), "{text}: the pv ends the game");
+                let last = minimax.final_difference(&end);
+                assert_eq!(if end.to_move == board.to_move { last } else { -last }, value, "{text}: the pv achieves the value");
+            }
+            let best = json(&["best", &text, "--rules", rules.name(), "--json"]);
+            let moves = best["moves"].as_array().unwrap();
+            assert_eq!(moves.len(), rules.moves(&board).len(), "{text}");
+            for m in moves {
+                let hole = m["hole"].as_u64().unwrap() as usize;
+                assert_eq!(m["value"], minimax.move_value(&board, hole), "{text} hole {hole}");
+            }
+        }
+    }
+}
+
+#[test]
+fn verify_decides_small_kalah_boards_exactly() {
+    for rules in BOTH {
+        let output = dakon(&["verify", "--rules", rules.name(), "--holes", "1..3", "--seeds", "1..3", "--json"]);
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        let rows = json_lines(&output);
+        assert_eq!(rows.len(), 9);
+        let mut minimax = Minimax::kalah(rules);
+        for row in &rows {
+            let start = Board::start(row["holes"].as_u64().unwrap() as usize, row["seeds"].as_u64().unwrap() as u32);
+            let expected = minimax.value(&start);
+            assert_eq!((&row["exact"], &row["value"]), (&Value::from(true), &Value::from(expected)), "{} {row}", rules.name());
+            // The optimal opening keeps the value when replayed by the reference.
+            let after = minimax.play_line(&start, &holes(&row["opening"]));
+            assert_eq!(minimax.value_for_player_0(&after), expected, "{} {row}", rules.name());
+        }
+    }
+}
+
+#[test]
+fn batch_solves_every_line_by_the_rules_asked_for() {
+    let rules = Kalah::STANDARD;
+    let boards = positions(rules, 15, 77);
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("positions.txt");
+    std::fs::write(&input, boards.iter().map(|b| format!("{}\n", format(b))).collect::<String>()).unwrap();
+    let output = dakon(&["batch", input.to_str().unwrap(), "--rules", "kalah", "--threads", "2"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let mut minimax = Minimax::kalah(rules);
+    let records = json_lines(&output);
+    assert_eq!(records.len(), boards.len());
+    for (record, board) in records.iter().zip(&boards) {
+        assert_eq!(record["value"], minimax.value(board), "{record}");
+    }
+}
+
+#[test]
+fn kalah_tables_are_built_probed_and_verified_under_their_own_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().to_str().unwrap();
+    let built = json(&["tables", "build", "--rules", "kalah", "--holes", "3", "--max-seeds", "6", "--tables-dir", tables, "--json"]);
+    assert_eq!(built["tiers"].as_array().unwrap().len(), 7);
+    assert!(built["tiers"][6]["file"].as_str().unwrap().ends_with("kalah-3-k6.dkt"));
+    let position = "1,0,2/0,2,1 3/4 1";
+    let probed = json(&["tables", "probe", position, "--rules", "kalah", "--tables-dir", tables, "--json"]);
+    let mut minimax = Minimax::kalah(Kalah::STANDARD);
+    assert_eq!(probed["value"], minimax.value(&memo_minimax::parse(position).unwrap()));
+    // The Dakon rules look for Dakon tables, and there are none.
+    let missing = dakon(&["tables", "probe", position, "--tables-dir", tables]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&missing.stderr).contains("no table for 6 seeds on a board of 3 holes per row (rules dakon)"),
+        "{}",
+        String::from_utf8_lossy(&missing.stderr)
+    );
+    let verified = dakon(&["tables", "verify", "--samples", "3", "--tables-dir", tables]);
+    assert!(verified.status.success(), "{}", String::from_utf8_lossy(&verified.stderr));
+    assert_eq!(String::from_utf8_lossy(&verified.stdout).matches("kalah 3 holes").count(), 7);
+    // A search with the tables gives the same value.
+    let solved = json(&["solve", position, "--rules", "kalah", "--tables-dir", tables, "--json"]);
+    assert_eq!((&solved["value"], &solved["tables"]), (&probed["value"], &Value::from(true)));
+}
+
+#[test]
+fn bad_rules_and_finished_games_are_refused_with_status_2() {
+    let output = dakon(&["show", "start", "--rules", "oware"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("expected one of dakon, kalah, kalah-empty-capture"));
+    let output = dakon(&["play", "0,0,0/2,1,0 3/4 0", "3", "--rules", "kalah"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("move 1 (hole 3)") && stderr.contains("the game is over: player 1 has no seeds on their side"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
