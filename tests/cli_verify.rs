@@ -336,6 +336,20 @@ fn resume_refuses_records_of_other_boards() {
 }
 
 #[test]
+fn resume_refuses_records_of_other_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("atlas.md");
+    let out = report.to_str().unwrap();
+    assert!(dakon(&["verify", "--rules", "kalah", "--holes", "2", "--seeds", "1,2", "--out", out]).status.success());
+    let other = dakon(&["verify", "--holes", "2", "--seeds", "1,2", "--out", out, "--resume"]);
+    assert_eq!(other.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&other.stderr);
+    assert!(message.contains("played under kalah, but this run plays dakon"), "{message}");
+    // The records are untouched: the same rules resume them.
+    assert!(dakon(&["verify", "--rules", "kalah", "--holes", "2", "--seeds", "1,2", "--out", out, "--resume"]).status.success());
+}
+
+#[test]
 fn the_picture_shows_values_bounds_and_the_standard_board() {
     let dir = tempfile::tempdir().unwrap();
     let picture = dir.path().join("atlas.svg");

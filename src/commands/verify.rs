@@ -142,7 +142,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let records = args.out.as_deref().map(resume::records_path).transpose()?;
     let budget = (!args.opening_only).then_some(args.budget);
     let earlier = match &records {
-        Some(path) if args.resume => resume::earlier_rows(path, &boards)?,
+        Some(path) if args.resume => resume::earlier_rows(path, &boards, args.rules.rules)?,
         _ => Vec::new(),
     };
     if let Some(path) = &records {

@@ -3,8 +3,8 @@
 //!
 //! Transposition keys do not include the board size (a 5-hole board and a 7-hole board with
 //! empty extra holes may have equal keys), so boards never share a solver. The memory budget
-//! is split evenly between every board a request may name (each rule set times 1 to 9 holes
-//! per row), so that all of them together stay within it; a table's memory is only touched as
+//! is split evenly between every board a request may name (1 to 9 holes per row under the
+//! server's rule set), so that all of them together stay within it; a table's memory is only touched as
 //! the searches fill it.
 
 use std::collections::HashMap;

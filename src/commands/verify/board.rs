@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 use dakon_solver::dakon::{Player, Position};
 use dakon_solver::opening::{best_turn, TurnLimits};
 use dakon_solver::rules::Rules;
-use dakon_solver::ruleset::RuleSet;
+use dakon_solver::ruleset::{RuleSet, RulesName};
 use dakon_solver::search::{Limits, Progress, Solution, SolveOptions, Solver};
 
 use crate::certificate_arg::Written;
@@ -89,6 +89,8 @@ pub struct TurnProof {
 /// player 0 (who moves first) minus player 1.
 #[derive(Clone, Debug)]
 pub struct Row {
+    /// The rules the board was played under.
+    pub rules: RulesName,
     pub board: Board,
     pub lower: i32,
     pub upper: i32,
@@ -189,6 +191,7 @@ pub fn verify(board: Board, plan: &Plan) -> Row {
         complete: found.complete,
     };
     let mut row = Row {
+        rules: rules.rules_name(),
         board,
         lower: turn_proof.lower,
         upper: total,
@@ -271,6 +274,7 @@ mod tests {
 
     fn row(lower: i32, upper: i32, proof: Proof) -> Row {
         Row {
+            rules: RulesName::Dakon,
             board: Board { holes: 8, seeds: 14 },
             lower,
             upper,

@@ -1,6 +1,7 @@
 //! A board's row as one line of JSON: what `--json` prints and what the records file beside
 //! `--out` holds, read back by `--resume`.
 
+use dakon_solver::ruleset::RulesName;
 use serde::{Deserialize, Serialize};
 
 use super::board::{Board, PlayedTurn, Proof, Row, TurnProof};
@@ -10,6 +11,9 @@ use crate::certificate_arg::Written;
 /// written.
 #[derive(Serialize, Deserialize)]
 struct Record {
+    /// The rules the board was played under; `dakon` in records written before Kalah.
+    #[serde(default = "dakon_rules")]
+    rules: String,
     holes: usize,
     seeds: u32,
     total: u32,
@@ -34,6 +38,11 @@ struct Record {
     /// absent from records written before certificates.
     #[serde(default)]
     certificate: Option<serde_json::Value>,
+}
+
+/// The rules of a record that names none: it was written before there were others.
+fn dakon_rules() -> String {
+    RulesName::Dakon.as_str().to_string()
 }
 
 /// The opening-turn proof as JSON, whatever opening the row shows.
@@ -70,6 +79,7 @@ pub fn json(row: &Row) -> String {
     let (opening, opening_stored) = turn(&row.opening);
     let (proof_opening, proof_stored) = turn(&row.turn_proof.turn);
     let record = Record {
+        rules: row.rules.as_str().to_string(),
         holes: row.board.holes,
         seeds: row.board.seeds,
         total: row.board.total(),
@@ -110,6 +120,7 @@ pub fn json(row: &Row) -> String {
 /// board that cannot be set up, bounds out of order, an unknown proof).
 pub fn parse(line: &str) -> Result<Row, String> {
     let r: Record = serde_json::from_str(line).map_err(|e| format!("not a verify record ({e})"))?;
+    let rules: RulesName = r.rules.parse().map_err(|_| format!("unknown rules '{}'", r.rules))?;
     let board = Board { holes: r.holes, seeds: r.seeds };
     if !(1..=9).contains(&r.holes) || r.seeds == 0 || board.total() > 255 {
         return Err(format!("board {}x{} cannot be set up", r.holes, r.seeds));
@@ -121,6 +132,7 @@ pub fn parse(line: &str) -> Result<Row, String> {
     let turn = |holes: Option<Vec<usize>>, stored: Option<u32>| holes.zip(stored).map(|(holes, stored)| PlayedTurn { holes, stored });
     let certificate = r.certificate.map(certificate).transpose()?;
     Ok(Row {
+        rules,
         board,
         lower: r.lower,
         upper: r.upper,
@@ -161,6 +173,7 @@ mod tests {
     fn row() -> Row {
         let turn = PlayedTurn { holes: vec![9, 5, 6], stored: 30 };
         Row {
+            rules: RulesName::Kalah,
             board: Board { holes: 5, seeds: 5 },
             lower: 10,
             upper: 48,
@@ -215,6 +228,15 @@ mod tests {
         let old = line.replace(",\"certificate\":null", "");
         assert!(!old.contains("certificate"), "{old}");
         assert_eq!(json(&parse(&old).unwrap()), line);
+    }
+
+    #[test]
+    fn records_from_before_kalah_are_dakon_records() {
+        let line = json(&Row { rules: RulesName::Dakon, ..row() });
+        let old = line.replace("\"rules\":\"dakon\",", "");
+        assert!(!old.contains("rules"), "{old}");
+        assert_eq!(parse(&old).unwrap().rules, RulesName::Dakon);
+        assert_eq!(parse(&line.replace("\"dakon\"", "\"go\"")).unwrap_err(), "unknown rules 'go'");
     }
 
     #[test]

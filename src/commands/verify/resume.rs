@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use dakon_solver::ruleset::RulesName;
+
 use super::board::{Board, Row};
 use super::record;
 use crate::cli_error::CliError;
@@ -34,13 +36,19 @@ pub fn decided(row: &Row, budget: Option<f64>) -> bool {
 ///
 /// # Errors
 /// [`CliError::Failure`] if the file cannot be read; [`CliError::Input`] naming the line if
-/// a line is not a record or records a board this run does not ask for.
-pub fn earlier_rows(path: &Path, boards: &[Board]) -> Result<Vec<Row>, CliError> {
+/// a line is not a record or records a board this run does not ask for, or under other rules.
+pub fn earlier_rows(path: &Path, boards: &[Board], rules: RulesName) -> Result<Vec<Row>, CliError> {
     let Some(bytes) = complete_lines(path)? else { return Ok(Vec::new()) };
     let mut rows: Vec<Row> = Vec::new();
     for (number, raw) in numbered_lines(&bytes) {
         let bad = |why: String| CliError::Input(format!("--resume: line {number} of {}: {why}", path.display()));
         let row = std::str::from_utf8(raw).map_err(|_| bad("not text".to_string())).and_then(|line| record::parse(line).map_err(bad))?;
+        if row.rules != rules {
+            return Err(bad(format!(
+                "records a board played under {}, but this run plays {rules} (--rules must be that of the run resumed)",
+                row.rules
+            )));
+        }
         if !boards.contains(&row.board) {
             return Err(bad(format!(
                 "records board {}x{}, which this run does not ask for (--holes and --seeds must be those of the run resumed)",
