@@ -11,37 +11,13 @@ use dakon_solver::search::{Config, Limits, SolveOptions, Solver};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// Plain memoized minimax of future gains: the definition in `dakon_solver::rules`, verbatim.
-struct Minimax {
-    rules: Dakon,
-    memo: HashMap<Key, i32>,
-}
+use minimax::Minimax;
 
-impl Minimax {
-    fn new(holes: usize) -> Self {
-        Minimax { rules: Dakon::new(holes).unwrap(), memo: HashMap::new() }
-    }
+mod minimax;
 
-    fn value(&mut self, pos: &Position) -> i32 {
-        let key = self.rules.key(pos);
-        if let Some(&v) = self.memo.get(&key) {
-            return v;
-        }
-        let moves = self.rules.legal_moves(pos);
-        let v = if moves.is_empty() {
-            self.rules.terminal_gain(pos)
-        } else {
-            moves.as_slice().iter().map(|&mv| self.move_value(pos, mv)).max().unwrap()
-        };
-        self.memo.insert(key, v);
-        v
-    }
-
-    fn move_value(&mut self, pos: &Position, mv: u8) -> i32 {
-        let step = self.rules.play(pos, mv);
-        let child = self.value(&step.next);
-        step.gain + if step.same_mover { child } else { -child }
-    }
+/// The memoized minimax of `holes` holes per row.
+fn minimax_of(holes: usize) -> Minimax<Dakon> {
+    Minimax::new(Dakon::new(holes).unwrap())
 }
 
 fn solver(holes: usize, threads: usize, tt_bytes: usize) -> Solver<Dakon> {
@@ -49,7 +25,7 @@ fn solver(holes: usize, threads: usize, tt_bytes: usize) -> Solver<Dakon> {
 }
 
 /// Checks everything `solve` and `analyse_moves` claim about `pos` against the reference.
-fn check(solver: &Solver<Dakon>, reference: &mut Minimax, pos: &Position) {
+fn check(solver: &Solver<Dakon>, reference: &mut Minimax<Dakon>, pos: &Position) {
     let want = reference.value(pos);
     let solution = solver.solve(pos, &Limits::default());
     assert!(solution.is_exact(), "{pos}");
@@ -79,7 +55,7 @@ fn check(solver: &Solver<Dakon>, reference: &mut Minimax, pos: &Position) {
 #[test]
 fn every_small_start_agrees_with_minimax() {
     for holes in 1..=4 {
-        let mut reference = Minimax::new(holes);
+        let mut reference = minimax_of(holes);
         let solver = solver(holes, 1, 1 << 22);
         for seeds in 1..=4 {
             check(&solver, &mut reference, &Position::start(holes, seeds).unwrap());
@@ -102,7 +78,7 @@ fn random_position(rng: &mut impl Rng, holes: usize, max_seeds: u32) -> Position
 fn thousands_of_random_positions_agree_with_minimax() {
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     for holes in 2..=7 {
-        let mut reference = Minimax::new(holes);
+        let mut reference = minimax_of(holes);
         // A small table, shared by all positions of a size, as `batch` shares one.
         let solver = solver(holes, 1, 1 << 16);
         for _ in 0..400 {
@@ -114,7 +90,7 @@ fn thousands_of_random_positions_agree_with_minimax() {
 #[test]
 fn value_does_not_depend_on_threads_or_table_size() {
     let pos = Position::start(4, 4).unwrap();
-    let mut reference = Minimax::new(4);
+    let mut reference = minimax_of(4);
     let want = reference.value(&pos);
     for threads in [1, 2] {
         for tt_bytes in [64, 1 << 10, 1 << 24] {
@@ -125,7 +101,7 @@ fn value_does_not_depend_on_threads_or_table_size() {
     }
     let mut rng = ChaCha8Rng::seed_from_u64(4);
     let two = solver(5, 2, 1 << 12);
-    let mut reference = Minimax::new(5);
+    let mut reference = minimax_of(5);
     for _ in 0..300 {
         check(&two, &mut reference, &random_position(&mut rng, 5, 16));
     }
@@ -135,7 +111,7 @@ fn value_does_not_depend_on_threads_or_table_size() {
 fn the_turn_bound_is_proven_and_changes_nothing_but_the_work() {
     let mut rng = ChaCha8Rng::seed_from_u64(6);
     for holes in [3, 5, 7] {
-        let mut reference = Minimax::new(holes);
+        let mut reference = minimax_of(holes);
         let solver = solver(holes, 1, 1 << 16);
         for _ in 0..200 {
             let pos = random_position(&mut rng, holes, 14);
@@ -195,7 +171,7 @@ impl Oracle<Dakon> for MinimaxOracle {
 fn an_oracle_changes_nothing_but_the_work() {
     let holes = 4;
     let rules = Dakon::new(holes).unwrap();
-    let mut reference = Minimax::new(holes);
+    let mut reference = minimax_of(holes);
     let pos = Position::start(holes, 3).unwrap();
     let want = reference.value(&pos);
     let values = reference.memo.iter().filter(|(key, _)| rules.seeds_on_board(&key.board(holes)) <= 6).map(|(k, v)| (*k, *v)).collect();
@@ -245,7 +221,7 @@ fn concurrent_callers(threads: usize) {
     let shared = solver(holes, threads, 1 << 14);
     let mut rng = ChaCha8Rng::seed_from_u64(6);
     let positions: Vec<Position> = (0..400).map(|_| random_position(&mut rng, holes, 16)).collect();
-    let mut reference = Minimax::new(holes);
+    let mut reference = minimax_of(holes);
     let want: Vec<i32> = positions.iter().map(|p| reference.value(p)).collect();
     std::thread::scope(|scope| {
         for part in 0..4 {
