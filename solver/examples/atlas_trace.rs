@@ -1,22 +1,26 @@
 //! Solves one board's start and prints every null-window test of the driver as it ends (the
 //! target, its fail-soft answer, the bracket, the nodes it took): where a hard board spends
 //! its work.
-//! `cargo run --release -p dakon-solver --example atlas_trace -- HOLES SEEDS THREADS [TT_MB] [NODE_LIMIT]`.
+//! `cargo run --release -p dakon-solver --example atlas_trace -- [RULES] HOLES SEEDS THREADS [TT_MB] [NODE_LIMIT]`
+//! (RULES: `dakon`, the default, `kalah` or `kalah-empty-capture`).
 
 use std::cell::Cell;
 use std::time::Instant;
 
-use dakon_solver::dakon::{Dakon, Position};
+use dakon_solver::dakon::Position;
 use dakon_solver::opening::{best_turn, TurnLimits};
+use dakon_solver::ruleset::{RuleSet, RulesName};
 use dakon_solver::search::{Config, Limits, Progress, SolveOptions, Solver};
 
 fn main() {
-    let args: Vec<u64> =
-        std::env::args().skip(1).map(|a| a.parse().expect("usage: atlas_trace HOLES SEEDS THREADS [TT_MB] [NODE_LIMIT]")).collect();
+    const USAGE: &str = "usage: atlas_trace [RULES] HOLES SEEDS THREADS [TT_MB] [NODE_LIMIT]";
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let name: RulesName = if args.first().is_some_and(|a| a.parse::<u64>().is_err()) { args.remove(0).parse().expect(USAGE) } else { RulesName::Dakon };
+    let args: Vec<u64> = args.iter().map(|a| a.parse().expect(USAGE)).collect();
     let (holes, seeds, threads) = (args[0] as usize, args[1] as u32, args[2] as usize);
     let mb = args.get(3).copied().unwrap_or(1024) as usize;
     let limits = Limits { nodes: args.get(4).copied(), ..Limits::default() };
-    let solver = Solver::new(Dakon::new(holes).expect("holes 1..=9"), Config { threads, tt_bytes: mb << 20 }, None);
+    let solver = Solver::new(RuleSet::new(name, holes).expect("holes 1..=9"), Config { threads, tt_bytes: mb << 20 }, None);
     let start = Position::start(holes, seeds).expect("a valid start");
     let started = Instant::now();
     let last = Cell::new(0u64);

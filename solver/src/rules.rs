@@ -11,7 +11,9 @@
 //! - [`Rules::legal_moves`] lists the moves in the order the rules suggest trying them when
 //!   nothing else tells them apart (the search keeps it among equals);
 //! - the *future gain* of a position is what the player to move will still earn net of the
-//!   opponent with perfect play; it lies within `±seeds_on_board`, and
+//!   opponent with perfect play; it lies within `±seeds_on_board`, has the parity of
+//!   `seeds_on_board` (every seed on the board ends in one of the two stores, so the two
+//!   players' shares add up to it; see [`parity_floor`]), and
 //!   `future_gain(p) = max over moves m of gain(m) ± future_gain(next)` with `+` when the same
 //!   player moves again and `-` otherwise;
 //! - positions with the same number of seeds on the board form a *tier*, numbered without
@@ -85,13 +87,37 @@ pub struct Step<P> {
     pub same_mover: bool,
 }
 
+/// The largest value `<= v` with the parity of `seeds`: what an upper bound `v` of a future
+/// gain becomes on a position with `seeds` seeds on the board (its future gain has their
+/// parity, see the [module documentation](self)).
+///
+/// ```
+/// use dakon_solver::rules::{parity_ceil, parity_floor};
+/// assert_eq!(parity_floor(5, 12), 4);
+/// assert_eq!(parity_floor(-3, 12), -4);
+/// assert_eq!(parity_floor(4, 12), 4);
+/// assert_eq!(parity_ceil(-3, 12), -2);
+/// assert_eq!(parity_ceil(-3, 7), -3);
+/// ```
+#[inline]
+pub fn parity_floor(v: i32, seeds: u32) -> i32 {
+    v - ((v ^ seeds as i32) & 1)
+}
+
+/// The smallest value `>= v` with the parity of `seeds`: what a lower bound `v` of a future
+/// gain becomes (see [`parity_floor`]).
+#[inline]
+pub fn parity_ceil(v: i32, seeds: u32) -> i32 {
+    v + ((v ^ seeds as i32) & 1)
+}
+
 /// A two-player zero-sum sowing game, as the generic search and table builder see it.
 pub trait Rules: Send + Sync {
     /// A position, seen from the player to move.
     type Position: Copy + Eq + Send + Sync + Debug;
     /// A lossless fixed-width key of everything in a position that its future gain depends
-    /// on (for transposition tables).
-    type Key: Copy + Eq + Hash + Send + Sync + Debug;
+    /// on (for transposition tables): at most 128 bits, which the table stores whole.
+    type Key: Copy + Eq + Hash + Send + Sync + Debug + Into<u128>;
 
     /// A short stable name of the rule set, written into table headers.
     fn name(&self) -> &'static str;

@@ -74,6 +74,13 @@ impl Key {
 }
 
 /// The mover's row then the opponent's, each in its owner's sowing direction.
+impl From<Key> for u128 {
+    #[inline]
+    fn from(key: Key) -> u128 {
+        key.0
+    }
+}
+
 pub(crate) fn board_bytes(position: &Position) -> [u8; 18] {
     let n = position.holes();
     let mut bytes = [0u8; 18];

@@ -54,6 +54,8 @@
 mod alphabeta;
 mod budget;
 mod driver;
+mod estimate;
+mod memory;
 mod ordering;
 mod parallel;
 mod pv;
@@ -123,7 +125,7 @@ pub struct Config {
     /// Worker threads (1 or more).
     pub threads: usize,
     /// Transposition table size in bytes (rounded down to a power of two of 64-byte buckets,
-    /// two entries each).
+    /// three entries each).
     pub tt_bytes: usize,
 }
 

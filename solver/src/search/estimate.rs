@@ -1,0 +1,59 @@
+//! A first guess of a future gain, for the driver to aim its tests at: a depth-limited
+//! alpha-beta that counts every move (extra moves too) as a ply and values the positions at
+//! its horizon at 0 (no further gain for either player), deepened one ply at a time while a
+//! small node budget lasts. A heuristic, never a proof: the driver only chooses *where* to
+//! test with it, and every bound it reports is still proven by a null-window search.
+
+use super::ordering::Children;
+use crate::rules::{parity_ceil, Rules};
+
+/// Positions the guess may visit in all: milliseconds.
+pub(crate) const ESTIMATE_NODES: u64 = 200_000;
+
+/// The deepest guess that finished within `nodes` positions, rounded to the parity of the
+/// seeds on the board (0 for a position whose game is over is never asked: the driver has
+/// moves).
+pub(crate) fn estimate<R: Rules>(rules: &R, pos: &R::Position, nodes: u64) -> i32 {
+    let k = rules.seeds_on_board(pos) as i32;
+    let mut guess = 0;
+    for depth in 1..=u32::MAX {
+        let mut left = nodes;
+        let Some((value, reached_horizon)) = horizon(rules, pos, depth, -k - 1, k + 1, &mut left) else { break };
+        guess = value;
+        // A search that never met its horizon saw the whole game: deeper ones say the same.
+        if !reached_horizon || left == 0 {
+            break;
+        }
+    }
+    parity_ceil(guess, k as u32)
+}
+
+/// Depth-limited fail-hard alpha-beta with the horizon valued at 0: the value clamped to
+/// `[alpha, beta]`, and whether the horizon was met; `None` when the budget ran out.
+fn horizon<R: Rules>(rules: &R, pos: &R::Position, depth: u32, mut alpha: i32, beta: i32, left: &mut u64) -> Option<(i32, bool)> {
+    *left = left.checked_sub(1)?;
+    let moves = rules.legal_moves(pos);
+    if moves.is_empty() {
+        return Some((rules.terminal_gain(pos).clamp(alpha, beta), false));
+    }
+    if depth == 0 {
+        return Some((0.clamp(alpha, beta), true));
+    }
+    let mut reached = false;
+    for child in Children::new(rules, pos, &moves, None).as_slice() {
+        let gain = child.step.gain;
+        let (v, met) = if child.step.same_mover {
+            let (v, met) = horizon(rules, &child.step.next, depth - 1, alpha - gain, beta - gain, left)?;
+            (gain + v, met)
+        } else {
+            let (v, met) = horizon(rules, &child.step.next, depth - 1, gain - beta, gain - alpha, left)?;
+            (gain - v, met)
+        };
+        reached |= met;
+        if v >= beta {
+            return Some((beta, reached));
+        }
+        alpha = alpha.max(v);
+    }
+    Some((alpha, reached))
+}
