@@ -174,7 +174,18 @@ fn batch_solves_every_line_by_the_rules_asked_for() {
     assert_eq!(records.len(), boards.len());
     for (record, board) in records.iter().zip(&boards) {
         assert_eq!(record["value"], minimax.value(board), "{record}");
+        assert_eq!(record["rules"], "kalah", "{record}");
     }
+    // Its output resumes under its own rules only.
+    let out = dir.path().join("out.jsonl");
+    std::fs::write(&out, &output.stdout).unwrap();
+    let (input, out) = (input.to_str().unwrap(), out.to_str().unwrap());
+    let again = dakon(&["batch", input, "--out", out, "--resume", "--rules", "kalah"]);
+    assert!(again.status.success(), "{}", String::from_utf8_lossy(&again.stderr));
+    assert_eq!(std::fs::read(out).unwrap(), output.stdout, "every line was answered already");
+    let refused = dakon(&["batch", input, "--out", out, "--resume"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("written under the kalah rules, but this run plays dakon"));
 }
 
 #[test]

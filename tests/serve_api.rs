@@ -85,6 +85,8 @@ fn serve_rules_kalah_values_moves_and_plays_as_the_kalah_commands_do_and_refuses
     assert_eq!(played.json["extra_move"], true);
     let refused = server.analyse("start", &[("rules", "dakon")]);
     assert_eq!(refused.status, 400);
+    let page = reqwest::blocking::get(&server.url).unwrap().text().unwrap();
+    assert!(page.contains("<title>Kalah analysis board</title>") && !page.contains("Dakon"), "the page names the rules it plays");
 }
 
 #[test]

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use dakon_solver::ruleset::RuleSet;
+use dakon_solver::ruleset::{RuleSet, RulesName};
 use dakon_solver::search::{Config, Limits, Solver};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -30,11 +30,12 @@ use crate::tables_arg::ProbeArgs;
 /// blank lines are skipped; `-` reads standard input. Line numbers in the output are those of
 /// the input.
 ///
-/// Output records: {"line", "position", "value", "exact", "lower", "upper", "best_move", "pv",
+/// Output records: {"line", "rules", "position", "value", "exact", "lower", "upper", "best_move", "pv",
 /// "nodes", "seconds"} where values are final store differences, player to move minus
 /// opponent (`value` is null when only bounds were proven) and holes are absolute; with
 /// --all-moves also "moves": every move's value, best first. A line that is not a position gets
-/// {"line", "input", "error"} and the batch goes on.
+/// {"line", "rules", "input", "error"} and the batch goes on. `--resume` refuses an output file
+/// written under other rules (records without "rules" are Dakon's).
 ///
 /// Positions are solved in parallel by --threads workers sharing one transposition table (and
 /// the endgame tables) per board size; each result is written and flushed as soon as every
@@ -82,7 +83,7 @@ struct Answer {
 pub fn run(args: Args) -> Result<(), CliError> {
     let items = input::items(&read_input(&args)?);
     let answered = match (&args.out, args.resume) {
-        (Some(path), true) => resume::answered(path, &items)?,
+        (Some(path), true) => resume::answered(path, &items, args.rules.rules)?,
         _ => BTreeMap::new(),
     };
     let failed_before = answered.values().filter(|&&failed| failed).count();
@@ -96,7 +97,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let (tx, rx) = mpsc::channel::<(usize, Option<Answer>)>();
     let next = AtomicUsize::new(0);
     let abort = AtomicBool::new(false);
-    let work = Work { todo: &todo, solvers: &solvers, limits: &limits, all_moves: args.all_moves, next: &next, abort: &abort };
+    let work = Work { todo: &todo, solvers: &solvers, limits: &limits, all_moves: args.all_moves, rules: args.rules.rules, next: &next, abort: &abort };
     let mut tally = Tally::default();
     let written: Result<(), CliError> = std::thread::scope(|scope| {
         for _ in 0..threads.min(todo.len()) {
@@ -179,6 +180,7 @@ struct Work<'a> {
     solvers: &'a HashMap<usize, Solver<RuleSet>>,
     limits: &'a Limits,
     all_moves: bool,
+    rules: RulesName,
     next: &'a AtomicUsize,
     abort: &'a AtomicBool,
 }
@@ -193,7 +195,7 @@ impl Work<'_> {
             let Some(item) = self.todo.get(index) else { return };
             let answer = match &item.position {
                 Err(error) => {
-                    let record = record::Failed { line: item.line, input: &item.text, error };
+                    let record = record::Failed { line: item.line, rules: self.rules.as_str(), input: &item.text, error };
                     Some(Answer { json: to_json(&record), failed: true, exact: false })
                 }
                 Ok(position) => {

@@ -3,10 +3,15 @@
 //! CLI tests share: running `dakon`, replaying its moves.
 
 use std::collections::HashMap;
-use std::process::{Command, Output};
+use std::process::Output;
 
 #[path = "../../solver/tests/reference/mod.rs"]
 pub mod reference;
+#[allow(dead_code)]
+#[path = "../run_dakon/mod.rs"]
+mod run_dakon;
+
+pub use run_dakon::dakon;
 
 pub use reference::kalah::Kalah;
 pub use reference::notation::{format, parse};
@@ -99,11 +104,6 @@ impl Minimax {
 /// Plays `holes` from `b` by the Dakon rules, panicking on an illegal move.
 pub fn play(b: &Board, holes: &[usize]) -> Board {
     Minimax::default().play_line(b, holes)
-}
-
-/// Runs the `dakon` binary with `args`.
-pub fn dakon(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dakon")).args(args).output().expect("dakon runs")
 }
 
 /// The stdout lines of a run, each parsed as JSON.

@@ -1,12 +1,21 @@
 //! Running the `dakon` binary from the CLI tests that read its JSON objects.
 
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use serde_json::Value;
 
-/// Runs the `dakon` binary with `args`.
+/// Runs the `dakon` binary with `args`, its default tables directory an empty one: endgame
+/// tables a user built in `./tables` or `$DAKON_TABLES` never change what a test sees.
 pub fn dakon(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dakon")).args(args).output().expect("dakon runs")
+    Command::new(env!("CARGO_BIN_EXE_dakon")).args(args).env("DAKON_TABLES", no_tables()).output().expect("dakon runs")
+}
+
+/// An empty directory of the tests' own.
+fn no_tables() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("no-tables");
+    std::fs::create_dir_all(&dir).expect("a directory for the tests");
+    dir
 }
 
 /// The one JSON object a successful run of `dakon args` prints.

@@ -3,6 +3,7 @@
 use std::time::Instant;
 
 use dakon_solver::dakon::Position;
+use dakon_solver::rules::Rules;
 use dakon_solver::ruleset::RuleSet;
 use dakon_solver::search::{Limits, MoveValue, Solver};
 use serde::Serialize;
@@ -16,6 +17,8 @@ use crate::line::absolute_line;
 pub struct Solved {
     /// The input line number.
     pub line: u64,
+    /// The rules the position was solved by.
+    pub rules: &'static str,
     /// The position, in normalised notation.
     pub position: String,
     /// The value, when exact.
@@ -46,6 +49,7 @@ pub struct Move {
 #[derive(Serialize)]
 pub struct Failed<'a> {
     pub line: u64,
+    pub rules: &'a str,
     pub input: &'a str,
     pub error: &'a str,
 }
@@ -62,6 +66,7 @@ pub fn solve(solver: &Solver<RuleSet>, line: u64, position: &Position, limits: &
     let exact = solution.is_exact();
     Solved {
         line,
+        rules: solver.rules().name(),
         position: position.to_string(),
         value: exact.then_some(stores + solution.lower),
         exact,
