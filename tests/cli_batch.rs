@@ -10,7 +10,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use memo_minimax::{dakon, format, json_lines, play, Board, Minimax};
+use memo_minimax::{dakon, format, json_lines, no_tables, play, Board, Minimax};
 use serde_json::Value;
 
 /// Positions from random games on small boards (a fixed-seed generator, so every run is the
@@ -164,6 +164,7 @@ fn stdin_and_exit_status_zero_without_failures() {
     let list = positions(15, 11);
     let text: String = list.iter().map(|p| format!("{}\n", format(p))).collect();
     let mut child = Command::new(env!("CARGO_BIN_EXE_dakon"))
+        .env("DAKON_TABLES", no_tables())
         .args(["batch", "-"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -220,6 +221,7 @@ fn resume_after_a_real_kill() {
     let file = write(dir.path(), "in.txt", &text);
     let out = dir.path().join("out.jsonl").to_str().unwrap().to_string();
     let mut child = Command::new(env!("CARGO_BIN_EXE_dakon"))
+        .env("DAKON_TABLES", no_tables())
         .args(["batch", &file, "--out", &out, "--threads", "2"])
         .stderr(Stdio::null())
         .spawn()

@@ -6,7 +6,7 @@
 #[allow(dead_code, unused_imports)]
 mod memo_minimax;
 
-use memo_minimax::{dakon, json_lines, play, Board, Minimax};
+use memo_minimax::{dakon, json_lines, no_tables, play, Board, Minimax};
 use serde_json::Value;
 
 fn holes_of(row: &Value, field: &str) -> Vec<usize> {
@@ -235,6 +235,7 @@ fn resume_after_ctrl_c_keeps_the_boards_decided_and_does_the_rest() {
             .collect()
     };
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_dakon"))
+        .env("DAKON_TABLES", no_tables())
         .args(args("600"))
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())

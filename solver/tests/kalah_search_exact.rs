@@ -3,14 +3,16 @@
 //! run-time rules choice (`RuleSet`) giving what the concrete rules give.
 
 mod minimax;
+mod random;
 
-use dakon_solver::dakon::{Player, Position};
+use dakon_solver::dakon::Position;
 use dakon_solver::kalah::{CaptureRule, Kalah};
 use dakon_solver::rules::Rules;
 use dakon_solver::ruleset::{RuleSet, RulesName};
 use dakon_solver::search::{Config, Limits, Solver};
 use minimax::Minimax;
-use rand::{Rng, SeedableRng};
+use random::random_position;
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 const RULES: [CaptureRule; 2] = [CaptureRule::FacingSeeds, CaptureRule::Always];
@@ -60,17 +62,6 @@ fn every_small_start_agrees_with_minimax() {
             }
         }
     }
-}
-
-/// A random position of `holes` per row with at most `max_seeds` on the board (a side may be
-/// empty: a finished game), either player to move, random stores.
-fn random_position(rng: &mut impl Rng, holes: usize, max_seeds: u32) -> Position {
-    let mut board = vec![0u8; 2 * holes];
-    for _ in 0..rng.gen_range(1..=max_seeds) {
-        board[rng.gen_range(0..2 * holes)] += 1;
-    }
-    let player = if rng.gen() { Player::Zero } else { Player::One };
-    Position::from_rows(&board[..holes], &board[holes..], [rng.gen_range(0..5), rng.gen_range(0..5)], player).unwrap()
 }
 
 #[test]

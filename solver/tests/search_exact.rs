@@ -12,8 +12,10 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use minimax::Minimax;
+use random::random_position;
 
 mod minimax;
+mod random;
 
 /// The memoized minimax of `holes` holes per row.
 fn minimax_of(holes: usize) -> Minimax<Dakon> {
@@ -61,17 +63,6 @@ fn every_small_start_agrees_with_minimax() {
             check(&solver, &mut reference, &Position::start(holes, seeds).unwrap());
         }
     }
-}
-
-/// A random position of `holes` per row with at most `max_seeds` on the board, either player
-/// to move, random stores.
-fn random_position(rng: &mut impl Rng, holes: usize, max_seeds: u32) -> Position {
-    let mut board = vec![0u8; 2 * holes];
-    for _ in 0..rng.gen_range(1..=max_seeds) {
-        board[rng.gen_range(0..2 * holes)] += 1;
-    }
-    let player = if rng.gen() { Player::Zero } else { Player::One };
-    Position::from_rows(&board[..holes], &board[holes..], [rng.gen_range(0..5), rng.gen_range(0..5)], player).unwrap()
 }
 
 #[test]

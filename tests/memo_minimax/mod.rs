@@ -11,7 +11,7 @@ pub mod reference;
 #[path = "../run_dakon/mod.rs"]
 mod run_dakon;
 
-pub use run_dakon::dakon;
+pub use run_dakon::{dakon, no_tables};
 
 pub use reference::kalah::Kalah;
 pub use reference::notation::{format, parse};

@@ -11,8 +11,8 @@ pub fn dakon(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_dakon")).args(args).env("DAKON_TABLES", no_tables()).output().expect("dakon runs")
 }
 
-/// An empty directory of the tests' own.
-fn no_tables() -> PathBuf {
+/// An empty directory of the tests' own: `$DAKON_TABLES` for every `dakon` a test runs.
+pub fn no_tables() -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("no-tables");
     std::fs::create_dir_all(&dir).expect("a directory for the tests");
     dir
