@@ -4,11 +4,11 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use dakon_solver::dakon::{Dakon, Key, Player, Position};
+use dakon_solver::dakon::{Dakon, Key, Position};
 use dakon_solver::oracle::Oracle;
 use dakon_solver::rules::Rules;
 use dakon_solver::search::{Config, Limits, SolveOptions, Solver};
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use minimax::Minimax;
