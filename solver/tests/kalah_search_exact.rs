@@ -11,9 +11,9 @@ use dakon_solver::rules::Rules;
 use dakon_solver::ruleset::{RuleSet, RulesName};
 use dakon_solver::search::{Config, Limits, Solver};
 use minimax::Minimax;
-use random::random_position;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use random::random_position;
 
 const RULES: [CaptureRule; 2] = [CaptureRule::FacingSeeds, CaptureRule::Always];
 

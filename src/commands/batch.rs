@@ -97,7 +97,15 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let (tx, rx) = mpsc::channel::<(usize, Option<Answer>)>();
     let next = AtomicUsize::new(0);
     let abort = AtomicBool::new(false);
-    let work = Work { todo: &todo, solvers: &solvers, limits: &limits, all_moves: args.all_moves, rules: args.rules.rules, next: &next, abort: &abort };
+    let work = Work {
+        todo: &todo,
+        solvers: &solvers,
+        limits: &limits,
+        all_moves: args.all_moves,
+        rules: args.rules.rules,
+        next: &next,
+        abort: &abort,
+    };
     let mut tally = Tally::default();
     let written: Result<(), CliError> = std::thread::scope(|scope| {
         for _ in 0..threads.min(todo.len()) {

@@ -216,9 +216,7 @@ impl<K: Copy + Into<u128>> Table<K> {
         let Some(data) = bounds.pack() else { return };
         let (key, bucket) = self.locate(key);
         let before = bucket.seq.load(Ordering::Relaxed);
-        if before & 1 != 0
-            || bucket.seq.compare_exchange(before, before.wrapping_add(1), Ordering::Acquire, Ordering::Relaxed).is_err()
-        {
+        if before & 1 != 0 || bucket.seq.compare_exchange(before, before.wrapping_add(1), Ordering::Acquire, Ordering::Relaxed).is_err() {
             return;
         }
         // No entry written below becomes visible before the odd sequence number.
@@ -314,7 +312,11 @@ mod tests {
         }
         let b = Bounds { lower: 0, upper: 0, mv: None, work: 64 };
         assert_eq!(Bounds::unpack(b.pack().unwrap()).work, 63, "work saturates");
-        for bad in [Bounds { lower: -513, upper: 0, mv: None, work: 0 }, Bounds { lower: 0, upper: 512, mv: None, work: 0 }, Bounds { lower: 0, upper: 0, mv: Some(31), work: 0 }] {
+        for bad in [
+            Bounds { lower: -513, upper: 0, mv: None, work: 0 },
+            Bounds { lower: 0, upper: 512, mv: None, work: 0 },
+            Bounds { lower: 0, upper: 0, mv: Some(31), work: 0 },
+        ] {
             assert_eq!(bad.pack(), None);
         }
     }
@@ -330,7 +332,8 @@ mod tests {
     fn concurrent_writers_never_make_a_probe_see_a_torn_entry() {
         // Each key's bounds are a function of the key; two threads hammer one tiny table.
         let table = Table::<u128>::new(256);
-        let bounds_of = |key: u128| Bounds { lower: (key % 500) as i16, upper: (key % 500) as i16, mv: Some((key % 16) as u8), work: (key % 60) as u8 };
+        let bounds_of =
+            |key: u128| Bounds { lower: (key % 500) as i16, upper: (key % 500) as i16, mv: Some((key % 16) as u8), work: (key % 60) as u8 };
         std::thread::scope(|scope| {
             for thread in 0..2u128 {
                 let table = &table;
