@@ -2,15 +2,19 @@
 //! target, its fail-soft answer, the bracket, the nodes it took): where a hard board spends
 //! its work.
 //! `cargo run --release -p dakon-solver --example atlas_trace -- [RULES] HOLES SEEDS THREADS [TT_MB] [NODE_LIMIT]`
-//! (RULES: `dakon`, the default, `kalah` or `kalah-empty-capture`).
+//! (RULES: `dakon`, the default, `kalah` or `kalah-empty-capture`). With `$DAKON_TABLES` set,
+//! the endgame tables in that directory are used.
 
 use std::cell::Cell;
+use std::sync::Arc;
 use std::time::Instant;
 
 use dakon_solver::dakon::Position;
 use dakon_solver::opening::{best_turn, TurnLimits};
+use dakon_solver::oracle::Oracle;
 use dakon_solver::ruleset::{RuleSet, RulesName};
 use dakon_solver::search::{Config, Limits, Progress, SolveOptions, Solver};
+use dakon_solver::tables::TableSet;
 
 fn main() {
     const USAGE: &str = "usage: atlas_trace [RULES] HOLES SEEDS THREADS [TT_MB] [NODE_LIMIT]";
@@ -21,7 +25,13 @@ fn main() {
     let (holes, seeds, threads) = (args[0] as usize, args[1] as u32, args[2] as usize);
     let mb = args.get(3).copied().unwrap_or(1024) as usize;
     let limits = Limits { nodes: args.get(4).copied(), ..Limits::default() };
-    let solver = Solver::new(RuleSet::new(name, holes).expect("holes 1..=9"), Config { threads, tt_bytes: mb << 20 }, None);
+    let rules = RuleSet::new(name, holes).expect("holes 1..=9");
+    let tables = std::env::var_os("DAKON_TABLES").map(|dir| {
+        let tables = TableSet::open(&rules, dir.as_ref()).expect("readable tables").expect("tier 0 in $DAKON_TABLES");
+        println!("tables: tiers 0..={}", tables.max_seeds());
+        Arc::new(tables) as Arc<dyn Oracle<RuleSet>>
+    });
+    let solver = Solver::new(rules, Config { threads, tt_bytes: mb << 20 }, tables);
     let start = Position::start(holes, seeds).expect("a valid start");
     let started = Instant::now();
     let last = Cell::new(0u64);

@@ -189,11 +189,12 @@ impl<'s, R: Rules> Worker<'s, R> {
         (best, best_move)
     }
 
-    /// Enhanced transposition cutoff: a child whose stored bound already lifts the node to
-    /// `beta` or more, with its value and move. Every child's bucket is fetched first, so that
-    /// the cache misses overlap.
+    /// Enhanced transposition cutoff: a child whose stored bound (or exact value in the
+    /// endgame tables) already lifts the node to `beta` or more, with its value and move.
+    /// Every child's bucket is fetched first, so that the cache misses overlap.
     fn transposition_cutoff(&self, children: &Children<R::Position>, beta: i32) -> Option<(i32, u8)> {
         let solver = self.solver;
+        let tables = solver.oracle.as_deref().map(|o| (o, o.max_seeds()));
         let mut keys = [None; MoveList::CAPACITY];
         for (key, child) in keys.iter_mut().zip(children.as_slice()) {
             let child_key = solver.rules.key(&child.step.next);
@@ -201,8 +202,14 @@ impl<'s, R: Rules> Worker<'s, R> {
             *key = Some(child_key);
         }
         children.as_slice().iter().zip(keys).find_map(|(child, key)| {
-            let b = solver.table.probe(&key?)?;
-            let v = if child.step.same_mover { child.step.gain + b.lower as i32 } else { child.step.gain - b.upper as i32 };
+            let exact = tables
+                .filter(|&(_, max)| solver.rules.seeds_on_board(&child.step.next) <= max)
+                .and_then(|(oracle, _)| oracle.probe(&child.step.next));
+            let (lower, upper) = match exact {
+                Some(v) => (v, v),
+                None => solver.table.probe(&key?).map(|b| (b.lower as i32, b.upper as i32))?,
+            };
+            let v = if child.step.same_mover { child.step.gain + lower } else { child.step.gain - upper };
             (v >= beta).then_some((v, child.mv))
         })
     }

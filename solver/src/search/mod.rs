@@ -55,7 +55,6 @@ mod alphabeta;
 mod budget;
 mod driver;
 mod estimate;
-mod memory;
 mod ordering;
 mod parallel;
 mod pv;

@@ -39,7 +39,7 @@ use std::hash::{Hash, Hasher};
 use std::marker::PhantomData;
 use std::sync::atomic::{fence, AtomicU32, AtomicU64, Ordering};
 
-use super::memory::ZeroedMemory;
+use crate::memory::ZeroedMemory;
 
 /// What the table knows about one key: proven bounds of its future gain and the move that
 /// proved the lower bound.
@@ -179,13 +179,7 @@ impl<K: Copy + Into<u128>> Table<K> {
     #[inline]
     pub fn prefetch(&self, key: K) {
         let (_, bucket) = self.locate(key);
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: prefetching is a hint with no effect on memory; the address is in the table.
-        unsafe {
-            std::arch::x86_64::_mm_prefetch(bucket as *const Bucket as *const i8, std::arch::x86_64::_MM_HINT_T0)
-        };
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = bucket;
+        crate::prefetch::prefetch(bucket);
     }
 
     /// The bounds stored for `key`, if any (a bucket that a writer holds or changes meanwhile

@@ -58,8 +58,8 @@ pub enum TableError {
         /// Why.
         detail: String,
     },
-    /// The rules broke the [`crate::rules::Rules::tier_order`] contract: a successor in the
-    /// same tier was not solved before the position.
+    /// The rules broke the [`crate::rules::Rules::tier_order`] contract: a move
+    /// within a tier does not lower the tier order.
     Order {
         /// The tier.
         seeds: u32,
@@ -97,8 +97,8 @@ impl fmt::Display for TableError {
             TableError::Unsupported { seeds, detail } => write!(f, "tier {seeds}: {detail}"),
             TableError::Order { seeds, index, successor } => write!(
                 f,
-                "tier {seeds}: position {index} has a successor {successor} in the same tier that is not solved before it \
-                 (the rules' tier_order is wrong)"
+                "tier {seeds}: position {index} has a successor {successor} in the same tier whose \
+                 tier_order is not lower (the rules' tier_order is wrong)"
             ),
         }
     }

@@ -147,7 +147,7 @@ impl TableFile {
             ));
         }
         let data = &data[self.data_start as usize..];
-        let mut values = vec![0u8; self.header.entries as usize];
+        let mut values = crate::memory::zeroed_bytes(self.header.entries as usize);
         values.par_chunks_mut(self.header.block_entries as usize).enumerate().try_for_each(|(block, out)| {
             let frame = &data[self.offsets[block] as usize..self.offsets[block + 1] as usize];
             let decoded =

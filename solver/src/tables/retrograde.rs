@@ -1,14 +1,22 @@
-//! Solving one tier: every position of `k` seeds, each evaluated once, in parallel.
+//! Solving one tier: every position of `k` seeds, in parallel.
 //!
 //! A move either lowers the seeds on the board (its successor's value is in a lower tier,
 //! already solved) or keeps them (a turn that stores nothing). The rules promise that the
-//! second kind lowers [`Rules::tier_order`], so the tier is solved in increasing order
-//! *levels*: every position of one level depends only on lower tiers and lower levels, and the
-//! positions of a level are independent, so a level is solved in parallel.
+//! second kind lowers [`Rules::tier_order`], so the moves within a tier form no cycle: a
+//! position whose successor in the tier is not solved yet solves that successor first, depth
+//! first (at most `tier_order` deep). Two threads may meet the same unsolved position and both
+//! solve it; they write the same value.
 //!
-//! Memory stays at one byte per position plus one bit: before a position is solved its byte
-//! holds its level (a first pass writes them), afterwards its value; a bitmap tells which.
-//! Each level then scans the chunks whose level range contains it.
+//! Memory is one byte per position plus one bit: the byte holds the value once the bit says
+//! the position is solved. The work is memory-bound: a successor's value is a random access
+//! into a tier of up to hundreds of megabytes. So positions are taken in small batches, and
+//! all the cache lines a batch's successors need are requested before any is read.
+//!
+//! Measured on the project's 2-core AMD EPYC, `dakon tables build --rules kalah --holes 6
+//! --max-seeds 18 --threads 2`: solving level by level (each chunk rescanned once per
+//! `tier_order` level, a barrier between levels) built tier 18 (34.6 M positions) in 25.4 s;
+//! depth first, with batched prefetching and the tiers in huge pages, in 16.0 s; tiers 20, 21
+//! and 22 (84 M, 129 M and 193 M positions) then took 55, 68 and 108 s.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 
@@ -16,33 +24,22 @@ use indicatif::ProgressBar;
 use rayon::prelude::*;
 
 use super::error::TableError;
-use crate::rules::Rules;
+use crate::prefetch::prefetch;
+use crate::rules::{MoveList, Rules, Step};
 
 /// Positions per unit of parallel work (a multiple of 64, so that each bitmap word belongs
 /// to one chunk).
 const CHUNK: usize = 1 << 15;
 
-/// The values of one tier being solved, shared by the worker threads.
-struct Tier<'a> {
-    /// The level of a pending position, the value (two's complement) of a solved one.
-    bytes: &'a [AtomicU8],
-    /// Bit `i` set once position `i` is solved.
-    solved: &'a [AtomicU64],
-}
-
-impl Tier<'_> {
-    #[inline]
-    fn is_solved(&self, index: u64) -> bool {
-        self.solved[(index / 64) as usize].load(Ordering::Relaxed) & (1 << (index % 64)) != 0
-    }
-}
+/// Positions whose successors are requested from memory together.
+const BATCH: usize = 8;
 
 /// Solves tier `seeds` given the solved lower tiers (`lower[j]` holds tier `j`, for every
 /// `j < seeds`). Returns the values, one byte each (two's complement), or `Ok(None)` if
 /// `stop` was raised first.
 ///
 /// # Errors
-/// [`TableError::Unsupported`] if the tier is too large for one-byte values or levels, and
+/// [`TableError::Unsupported`] if the tier is too large for one-byte values, and
 /// [`TableError::Order`] if the rules break the [`Rules::tier_order`] contract.
 pub(crate) fn solve_tier<R: Rules>(
     rules: &R,
@@ -56,88 +53,136 @@ pub(crate) fn solve_tier<R: Rules>(
         return Err(TableError::Unsupported { seeds, detail: format!("values need more than one byte above {} seeds", i8::MAX) });
     }
     let size = usize::try_from(rules.tier_size(seeds)).map_err(|_| TableError::Unsupported { seeds, detail: "tier too large".into() })?;
-    let mut bytes = vec![0u8; size];
+    let mut bytes = crate::memory::zeroed_bytes(size);
     let solved: Vec<AtomicU64> = (0..size.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
-    let tier = Tier { bytes: as_atomic_u8(&mut bytes), solved: &solved };
+    let tier = Tier { rules, seeds, lower, bytes: as_atomic_u8(&mut bytes), solved: &solved };
     let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
-
-    // First pass: every position's level, and each chunk's range of levels.
-    progress.set_message("ordering by level");
-    let ranges: Vec<(u8, u8)> = tier
-        .bytes
-        .par_chunks(CHUNK)
-        .enumerate()
-        .map(|(c, chunk)| {
-            let mut range = (u8::MAX, 0u8);
-            if stopped() {
-                return Ok(range);
-            }
-            for (j, byte) in chunk.iter().enumerate() {
-                let pos = rules.position_at(seeds, (c * CHUNK + j) as u64);
-                let level = u8::try_from(rules.tier_order(&pos))
-                    .map_err(|_| TableError::Unsupported { seeds, detail: "the rules' tier_order exceeds 255 in this tier".into() })?;
-                byte.store(level, Ordering::Relaxed);
-                range = (range.0.min(level), range.1.max(level));
-            }
-            Ok(range)
-        })
-        .collect::<Result<_, TableError>>()?;
-    let (first, last) = ranges.iter().fold((u8::MAX, 0), |(lo, hi), &(a, b)| (lo.min(a), hi.max(b)));
-
-    progress.set_message("");
-    for level in first..=last {
+    (0..size.div_ceil(CHUNK)).into_par_iter().try_for_each(|c| {
         if stopped() {
-            break;
+            return Ok(()); // the tier is dropped anyway
         }
-        tier.bytes.par_chunks(CHUNK).enumerate().filter(|(c, _)| (ranges[*c].0..=ranges[*c].1).contains(&level)).try_for_each(
-            |(c, chunk)| {
-                if stopped() {
-                    return Ok(()); // the tier is dropped anyway
-                }
-                let mut done = 0;
-                for (j, byte) in chunk.iter().enumerate() {
-                    let index = (c * CHUNK + j) as u64;
-                    if byte.load(Ordering::Relaxed) != level || tier.is_solved(index) {
-                        continue;
-                    }
-                    let value = solve_position(rules, seeds, index, lower, &tier)?;
-                    byte.store(value as u8, Ordering::Relaxed);
-                    tier.solved[(index / 64) as usize].fetch_or(1 << (index % 64), Ordering::Relaxed);
-                    done += 1;
-                }
-                progress.inc(done);
-                Ok::<(), TableError>(())
-            },
-        )?;
-    }
+        let first = c * CHUNK;
+        let len = CHUNK.min(size - first);
+        tier.solve_chunk(first as u64, len)?;
+        progress.inc(len as u64);
+        Ok::<(), TableError>(())
+    })?;
     Ok(if stopped() { None } else { Some(bytes) })
 }
 
-/// The value of one position: the best move's gain plus (or minus, when the turn passes)
-/// the successor's value.
-#[inline]
-fn solve_position<R: Rules>(rules: &R, seeds: u32, index: u64, lower: &[Vec<u8>], tier: &Tier) -> Result<i8, TableError> {
-    let pos = rules.position_at(seeds, index);
-    let moves = rules.legal_moves(&pos);
-    if moves.is_empty() {
-        return Ok(rules.terminal_gain(&pos) as i8);
+/// The tier being solved and the lower ones, shared by the worker threads.
+struct Tier<'a, R: Rules> {
+    rules: &'a R,
+    seeds: u32,
+    /// `lower[j]`: the values of tier `j`.
+    lower: &'a [Vec<u8>],
+    /// The value (two's complement) of each solved position of this tier.
+    bytes: &'a [AtomicU8],
+    /// Bit `i` set once position `i` is solved (its byte written before, with release order).
+    solved: &'a [AtomicU64],
+}
+
+/// A move of a position being solved, with where its successor's value lives.
+#[derive(Clone, Copy)]
+struct Edge<P> {
+    step: Step<P>,
+    seeds: u32,
+    index: u64,
+}
+
+impl<R: Rules> Tier<'_, R> {
+    #[inline]
+    fn is_solved(&self, index: u64) -> bool {
+        self.solved[(index / 64) as usize].load(Ordering::Acquire) & (1 << (index % 64)) != 0
     }
-    let mut best = i32::MIN;
-    for &mv in moves.as_slice() {
-        let step = rules.play(&pos, mv);
-        let next_seeds = rules.seeds_on_board(&step.next);
-        let next_index = rules.index(&step.next);
-        let next = if next_seeds == seeds {
-            if !tier.is_solved(next_index) {
-                return Err(TableError::Order { seeds, index, successor: next_index });
-            }
-            tier.bytes[next_index as usize].load(Ordering::Relaxed) as i8
+
+    #[inline]
+    fn record(&self, index: u64, value: i8) {
+        self.bytes[index as usize].store(value as u8, Ordering::Relaxed);
+        self.solved[(index / 64) as usize].fetch_or(1 << (index % 64), Ordering::Release);
+    }
+
+    #[inline]
+    fn edge(&self, pos: &R::Position, mv: u8) -> Edge<R::Position> {
+        let step = self.rules.play(pos, mv);
+        Edge { seeds: self.rules.seeds_on_board(&step.next), index: self.rules.index(&step.next), step }
+    }
+
+    /// Requests the cache lines that reading `edge`'s successor will touch.
+    #[inline]
+    fn prefetch(&self, edge: &Edge<R::Position>) {
+        if edge.seeds == self.seeds {
+            prefetch(&self.solved[(edge.index / 64) as usize]);
+            prefetch(&self.bytes[edge.index as usize]);
         } else {
-            lower[next_seeds as usize][next_index as usize] as i8
-        } as i32;
-        best = best.max(step.gain + if step.same_mover { next } else { -next });
+            prefetch(&self.lower[edge.seeds as usize][edge.index as usize]);
+        }
     }
-    Ok(best as i8)
+
+    /// Solves the positions `first..first + len` that are not solved yet, a batch at a time.
+    fn solve_chunk(&self, first: u64, len: usize) -> Result<(), TableError> {
+        let mut batch: Vec<(u64, R::Position, usize)> = Vec::with_capacity(BATCH);
+        let mut edges: Vec<Edge<R::Position>> = Vec::with_capacity(BATCH * MoveList::CAPACITY);
+        for start in (first..first + len as u64).step_by(BATCH) {
+            (batch.clear(), edges.clear());
+            for index in start..(start + BATCH as u64).min(first + len as u64) {
+                if self.is_solved(index) {
+                    continue;
+                }
+                let pos = self.rules.position_at(self.seeds, index);
+                for &mv in self.rules.legal_moves(&pos).as_slice() {
+                    let edge = self.edge(&pos, mv);
+                    self.prefetch(&edge);
+                    edges.push(edge);
+                }
+                batch.push((index, pos, edges.len()));
+            }
+            let mut from = 0;
+            for &(index, pos, to) in &batch {
+                // An earlier position of the batch may have solved this one on its way.
+                if !self.is_solved(index) {
+                    self.evaluate(index, &pos, edges[from..to].iter().copied())?;
+                }
+                from = to;
+            }
+        }
+        Ok(())
+    }
+
+    /// Solves `pos`, at `index` in this tier, and records its value.
+    fn solve(&self, index: u64, pos: &R::Position) -> Result<i8, TableError> {
+        self.evaluate(index, pos, self.rules.legal_moves(pos).as_slice().iter().map(|&mv| self.edge(pos, mv)))
+    }
+
+    /// Records and returns the value of `pos` (at `index` in this tier) from its moves, `edges`
+    /// (none: the game is over): the best move's gain plus (or minus, when the turn passes)
+    /// its successor's value.
+    fn evaluate(&self, index: u64, pos: &R::Position, edges: impl Iterator<Item = Edge<R::Position>>) -> Result<i8, TableError> {
+        let mut best = None;
+        for edge in edges {
+            let next = self.successor_value(index, pos, &edge)? as i32;
+            let value = edge.step.gain + if edge.step.same_mover { next } else { -next };
+            best = best.max(Some(value));
+        }
+        let value = best.unwrap_or_else(|| self.rules.terminal_gain(pos)) as i8;
+        self.record(index, value);
+        Ok(value)
+    }
+
+    /// The value of `edge`'s successor; one in this tier not solved yet is solved first.
+    #[inline]
+    fn successor_value(&self, index: u64, pos: &R::Position, edge: &Edge<R::Position>) -> Result<i8, TableError> {
+        if edge.seeds != self.seeds {
+            return Ok(self.lower[edge.seeds as usize][edge.index as usize] as i8);
+        }
+        if self.is_solved(edge.index) {
+            return Ok(self.bytes[edge.index as usize].load(Ordering::Relaxed) as i8);
+        }
+        if self.rules.tier_order(&edge.step.next) >= self.rules.tier_order(pos) {
+            return Err(TableError::Order { seeds: self.seeds, index, successor: edge.index });
+        }
+        self.solve(edge.index, &edge.step.next)
+    }
 }
 
 fn as_atomic_u8(bytes: &mut [u8]) -> &[AtomicU8] {
