@@ -5,9 +5,9 @@ mod minimax;
 
 use dakon_solver::dakon::Player;
 use dakon_solver::oracle::Oracle;
-use dakon_solver::rules::Rules;
+use dakon_solver::rules::{MoveList, Rules, Step};
 use dakon_solver::ruleset::{RuleSet, RulesName};
-use dakon_solver::tables::{build_tiers, BuildOptions, TableSet};
+use dakon_solver::tables::{build_tiers, BuildOptions, TableError, TableSet};
 use minimax::Minimax;
 
 const KALAH: [RulesName; 2] = [RulesName::Kalah, RulesName::KalahEmptyCapture];
@@ -87,4 +87,65 @@ fn moves_within_a_tier_lower_the_tier_order() {
             }
         }
     }
+}
+
+/// Kalah with a tier order that every move keeps: rules that break the contract.
+struct Unordered(RuleSet);
+
+impl Rules for Unordered {
+    type Position = <RuleSet as Rules>::Position;
+    type Key = <RuleSet as Rules>::Key;
+
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+    fn parameters(&self) -> Vec<u32> {
+        self.0.parameters()
+    }
+    fn legal_moves(&self, pos: &Self::Position) -> MoveList {
+        self.0.legal_moves(pos)
+    }
+    fn play(&self, pos: &Self::Position, mv: u8) -> Step<Self::Position> {
+        self.0.play(pos, mv)
+    }
+    fn seeds_on_board(&self, pos: &Self::Position) -> u32 {
+        self.0.seeds_on_board(pos)
+    }
+    fn terminal_gain(&self, pos: &Self::Position) -> i32 {
+        self.0.terminal_gain(pos)
+    }
+    fn key(&self, pos: &Self::Position) -> Self::Key {
+        self.0.key(pos)
+    }
+    fn tier_size(&self, seeds: u32) -> u64 {
+        self.0.tier_size(seeds)
+    }
+    fn index(&self, pos: &Self::Position) -> u64 {
+        self.0.index(pos)
+    }
+    fn position_at(&self, seeds: u32, index: u64) -> Self::Position {
+        self.0.position_at(seeds, index)
+    }
+    fn tier_order(&self, _: &Self::Position) -> u32 {
+        0
+    }
+}
+
+/// The builder solves a position's in-tier successors first, trusting the tier order to rule
+/// out cycles: rules that break it get an error naming the position, not a wrong table or an
+/// endless recursion, and the broken tier is not written. (The error comes where a successor
+/// in the tier is met unsolved: here in tier 3, as index order happens to solve every
+/// successor first in tiers 1 and 2 of this board, whose values are then right.)
+#[test]
+fn a_tier_order_that_does_not_fall_is_refused() {
+    let rules = Unordered(RuleSet::new(RulesName::Kalah, 2).unwrap());
+    let dir = tempfile::tempdir().unwrap();
+    let options = BuildOptions { threads: 1, ..BuildOptions::default() };
+    let error = build_tiers(&rules, dir.path(), 4, &options).unwrap_err();
+    let TableError::Order { seeds, index, successor } = error else { panic!("expected an order error, got {error}") };
+    let pos = rules.position_at(seeds, index);
+    let next = rules.legal_moves(&pos).as_slice().iter().map(|&mv| rules.play(&pos, mv).next).find(|n| rules.index(n) == successor);
+    assert!(next.is_some_and(|n| rules.seeds_on_board(&n) == seeds), "{error}");
+    assert!(error.to_string().contains("tier_order"), "{error}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), seeds as usize, "tiers 0..{seeds} are written, tier {seeds} is not");
 }
