@@ -25,12 +25,19 @@ pub(crate) fn zeroed_bytes(len: usize) -> Vec<u8> {
         let skip = start.align_offset(HUGE_PAGE).min(len);
         let advised = (len - skip) / HUGE_PAGE * HUGE_PAGE;
         if advised > 0 {
-            // SAFETY: the advice covers whole pages inside our own allocation and changes
-            // nothing but how they are backed (a kernel without huge pages refuses it).
-            unsafe { libc::madvise(start.wrapping_add(skip) as *mut libc::c_void, advised, libc::MADV_HUGEPAGE) };
+            advise_huge_pages(start.wrapping_add(skip), advised);
         }
     }
     bytes
+}
+
+/// Advises the kernel to back `len` bytes from `start` (2 MiB-aligned, inside memory this
+/// program mapped and has not touched yet) with huge pages.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(start: *mut u8, len: usize) {
+    // SAFETY: the advice covers part of our own mapping and changes nothing but how it is
+    // backed; a kernel without transparent huge pages refuses it, which costs only speed.
+    unsafe { libc::madvise(start as *mut libc::c_void, len, libc::MADV_HUGEPAGE) };
 }
 
 /// A zeroed, writable region of at least the size asked for, aligned to 64 bytes.
@@ -67,9 +74,7 @@ impl ZeroedMemory {
         }
         let base = base as *mut u8;
         let start = base.wrapping_add(base.align_offset(HUGE_PAGE));
-        // SAFETY: the advice covers part of our own mapping; a kernel without transparent huge
-        // pages refuses it, which changes nothing but speed.
-        unsafe { libc::madvise(start as *mut libc::c_void, bytes, libc::MADV_HUGEPAGE) };
+        advise_huge_pages(start, bytes);
         ZeroedMemory { base, start, mapped }
     }
 
