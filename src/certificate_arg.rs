@@ -12,7 +12,6 @@ use dakon_solver::search::{Limits, Solver};
 use serde::{Deserialize, Serialize};
 
 use crate::cli_error::CliError;
-use crate::commands::solve::store_difference;
 use crate::search_args::interrupt_flag;
 use crate::spinner::Spinner;
 
@@ -171,7 +170,7 @@ struct WrittenRecord {
 /// The claim of bounds on the future gain of `position` (what the solver proves), as final
 /// store differences.
 pub fn claim(position: &Position, future_lower: i32, future_upper: i32) -> Claim {
-    let stored = store_difference(position);
+    let stored = position.store_difference();
     Claim { lower: stored + future_lower, upper: stored + future_upper }
 }
 

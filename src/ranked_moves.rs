@@ -4,7 +4,6 @@
 use dakon_solver::dakon::Position;
 use dakon_solver::search::MoveValue;
 
-use crate::commands::solve::store_difference;
 
 /// One move as shown to the user: the absolute hole and the proven bounds of the final store
 /// difference (player to move minus opponent) when it is played.
@@ -31,7 +30,7 @@ impl RankedMove {
 /// The moves of `position` in the notation's numbering with final-difference values, best
 /// first, ties by hole.
 pub fn ranked_moves(position: &Position, moves: &[MoveValue]) -> Vec<RankedMove> {
-    let stored = store_difference(position);
+    let stored = position.store_difference();
     let mut ranked: Vec<RankedMove> = moves
         .iter()
         .map(|m| RankedMove {

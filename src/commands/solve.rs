@@ -71,7 +71,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
     let (solver, tables) = solver_for(rules, &args.search, &args.probe)?;
     let limits = args.search.limits();
-    let stored = store_difference(&position);
+    let stored = position.store_difference();
     if let Some(bound) = args.at_least.or(args.prove_win.then_some(1)) {
         let spinner = Spinner::start(&format!("proving value >= {bound}"));
         let answer = solver.prove_at_least(&position, bound - stored, &limits);
@@ -132,13 +132,8 @@ fn certify(args: &Args, solver: &Solver<RuleSet>, position: &Position, claim: Cl
 
 /// The bounds of the final difference that need no search: every seed left lost, or won.
 fn trivial_bounds(position: &Position) -> (i32, i32) {
-    let (stored, left) = (store_difference(position), position.seeds_on_board() as i32);
+    let (stored, left) = (position.store_difference(), position.seeds_on_board() as i32);
     (stored - left, stored + left)
-}
-
-/// The mover's store minus the opponent's: what a future gain adds to.
-pub fn store_difference(position: &Position) -> i32 {
-    position.store(position.mover()) as i32 - position.store(position.mover().other()) as i32
 }
 
 /// The final stores (S0, S1) when the mover's final store difference is `value`.
@@ -161,7 +156,7 @@ pub fn rules_note(rules: &RuleSet) -> String {
 }
 
 fn json(rules: &RuleSet, position: &Position, solution: &Solution, tables: bool) -> serde_json::Value {
-    let stored = store_difference(position);
+    let stored = position.store_difference();
     let (lower, upper) = (stored + solution.lower, stored + solution.upper);
     let exact = solution.is_exact();
     let seconds = solution.elapsed.as_secs_f64();
@@ -185,7 +180,7 @@ fn json(rules: &RuleSet, position: &Position, solution: &Solution, tables: bool)
 }
 
 fn print_text(rules: &RuleSet, position: &Position, solution: &Solution, tables: bool) {
-    let stored = store_difference(position);
+    let stored = position.store_difference();
     let (lower, upper) = (stored + solution.lower, stored + solution.upper);
     let mover = position.mover();
     println!("position: {position}{}", rules_note(rules));

@@ -270,6 +270,11 @@ impl Position {
         self.store_of_side(self.side_of(player))
     }
 
+    /// The mover's store minus the opponent's: what a future gain adds to.
+    pub fn store_difference(&self) -> i32 {
+        self.store(self.mover()) as i32 - self.store(self.mover().other()) as i32
+    }
+
     /// Seeds in hole `hole`, numbered as in the notation (`0..2n`).
     ///
     /// # Panics

@@ -100,7 +100,7 @@ impl RuleSet {
     /// The final store difference (mover minus opponent) of a finished game, after the
     /// rules' end of game: the stores plus what the end gives each player.
     pub fn final_difference(&self, pos: &Position) -> i32 {
-        pos.store(pos.mover()) as i32 - pos.store(pos.mover().other()) as i32 + self.terminal_gain(pos)
+        pos.store_difference() + self.terminal_gain(pos)
     }
 }
 

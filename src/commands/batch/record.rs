@@ -8,7 +8,6 @@ use dakon_solver::ruleset::RuleSet;
 use dakon_solver::search::{Limits, MoveValue, Solver};
 use serde::Serialize;
 
-use crate::commands::solve::store_difference;
 use crate::line::absolute_line;
 
 /// The result for one position. Values are final store differences, player to move minus
@@ -57,7 +56,7 @@ pub struct Failed<'a> {
 /// Solves `position` (input line `line`) within `limits`.
 pub fn solve(solver: &Solver<RuleSet>, line: u64, position: &Position, limits: &Limits, all_moves: bool) -> Solved {
     let started = Instant::now();
-    let stores = store_difference(position);
+    let stores = position.store_difference();
     let solution = solver.solve(position, limits);
     let moves = all_moves.then(|| {
         let limits = Limits { time: limits.time.map(|t| t.saturating_sub(started.elapsed())), ..limits.clone() };

@@ -11,7 +11,7 @@ use super::registry::BoardSolver;
 use super::rounds::value_every_move;
 use super::rule_set::RuleSet;
 use crate::commands::show;
-use crate::commands::solve::{outcome, store_difference};
+use crate::commands::solve::outcome;
 use crate::line::absolute_line;
 use crate::ranked_moves::ranked_moves;
 
@@ -33,7 +33,7 @@ pub fn analyse(rule_set: RuleSet, board: &BoardSolver, position: &Position, limi
     let moves = ranked_moves(position, &valued.moves);
     let exact = valued.solution.is_exact() && moves.iter().all(|m| m.is_exact());
     // The position is worth its best move; the solve may have proven more than the moves.
-    let stored = store_difference(position);
+    let stored = position.store_difference();
     let (mut lower, mut upper) = (stored + valued.solution.lower, stored + valued.solution.upper);
     if let Some(best) = moves.first() {
         lower = lower.max(best.lower);
