@@ -4,7 +4,6 @@
 use dakon_solver::dakon::Position;
 use dakon_solver::search::MoveValue;
 
-
 /// One move as shown to the user: the absolute hole and the proven bounds of the final store
 /// difference (player to move minus opponent) when it is played.
 #[derive(Clone, Debug, PartialEq, Eq)]
