@@ -4,12 +4,13 @@ use std::io::Write;
 
 use serde_json::json;
 
-use crate::check;
+use crate::rules::Rules;
+use crate::{Certificate, Report};
 
 const HELP: &str = "\
 dakon-check: check dakon proof certificates, without trusting the solver
 
-Usage: dakon-check FILE... [--json] [--help]
+Usage: dakon-check FILE... [--rules NAME,...] [--json] [--help]
 
 A certificate (.dkc, written by `dakon solve --certificate FILE` or `dakon verify
 --certificates DIR`) claims `lower <= value <= upper` for one position: the final store
@@ -18,14 +19,22 @@ strategy for the player to move, its upper half one for the other player. The ch
 each strategy against every reply, by its own rules (dakon, kalah or kalah-empty-capture,
 written from tables/CERTIFICATES.md and sharing no code with the solver), solves positions
 with at most L seeds on the board itself by minimax, and reports for each file the position,
-the claimed bounds, the bounds it checked, the positions visited and the time. A half that
-falls short is reported at the first position where it does, with the moves that lead there.
+the claimed bounds, the bounds it checked (never more than the claim), the positions
+visited (the calls of the walk's `visit` defined in tables/CERTIFICATES.md, not the small
+positions its minimax solves, which are reported apart) and the time. A half that falls
+short is reported at the first position where the walk fails, with the moves that lead there.
 
 Options:
-  --json   one JSON object per file per line: file, status (holds, fails, malformed or
-           unreadable), and for a checked file position, rules, holes_per_row, L,
-           claimed_lower, claimed_upper, checked_lower, checked_upper, lower and upper (holds,
-           owner, needed, entries, visited, failure), visited, seconds; else error
+  --rules NAME,...
+           check only certificates of these rule sets (dakon, kalah, kalah-empty-capture;
+           default all three): a well-formed file of another rule set is not checked and
+           gets status unsupported (exit status 3), e.g. when you have reviewed only the
+           checker's dakon rules
+  --json   one JSON object per file per line: file, status (holds, fails, unsupported,
+           malformed or unreadable), and for a checked file position, rules, holes_per_row,
+           L, claimed_lower, claimed_upper, checked_lower, checked_upper, lower and upper
+           (holds, owner, needed, entries, visited, failure), visited, solved_small,
+           seconds; for an unsupported one rules; else error
   --help   this text
 
 Exit status:
@@ -33,57 +42,120 @@ Exit status:
   1  some file is well formed but does not prove its claim (and none is malformed)
   2  some file cannot be read or is not a well-formed certificate (damaged, truncated,
      foreign, another version), or the arguments are wrong
+  3  none of the above, but some well-formed file is of a rule set left out by --rules
+     (not checked: it says nothing about the claim)
 
 Examples:
   dakon-check dakon-7x7.dkc
   dakon-check certificates/*.dkc --json | jq 'select(.status != \"holds\")'
 ";
 
+const USAGE: &str = "usage: dakon-check FILE... [--rules NAME,...] [--json] [--help]";
+
+/// What became of one file.
+enum Outcome {
+    Checked(Report),
+    /// Well formed, of a rule set left out by `--rules`.
+    Unsupported(Rules),
+    /// `unreadable` or `malformed`, and why.
+    Refused(&'static str, String),
+}
+
+impl Outcome {
+    /// The status word and the file's exit status.
+    fn status(&self) -> (&'static str, i32) {
+        match self {
+            Outcome::Checked(report) if report.holds() => ("holds", 0),
+            Outcome::Checked(_) => ("fails", 1),
+            Outcome::Unsupported(_) => ("unsupported", 3),
+            Outcome::Refused(word, _) => (word, 2),
+        }
+    }
+}
+
+/// Which of two exit statuses the command returns: 2 before 1 before 3 before 0.
+fn worse(a: i32, b: i32) -> i32 {
+    let rank = |status| [0, 2, 3, 1][status as usize];
+    if rank(b) > rank(a) {
+        b
+    } else {
+        a
+    }
+}
+
+/// Reads and checks one file, if the checker is to play its rules.
+fn outcome(file: &str, plays: &[Rules]) -> Outcome {
+    let bytes = match std::fs::read(file) {
+        Ok(bytes) => bytes,
+        Err(error) => return Outcome::Refused("unreadable", format!("cannot read the file: {error}")),
+    };
+    let started = std::time::Instant::now();
+    match Certificate::read(&bytes) {
+        Err(error) => Outcome::Refused("malformed", error.to_string()),
+        Ok(certificate) if !plays.contains(&certificate.root.rules()) => Outcome::Unsupported(certificate.root.rules()),
+        Ok(certificate) => {
+            let report = certificate.check();
+            Outcome::Checked(Report { elapsed: started.elapsed(), ..report })
+        }
+    }
+}
+
+/// The rule sets named by `--rules` (a comma-separated list).
+fn rule_sets(list: &str) -> Result<Vec<Rules>, String> {
+    list.split(',')
+        .map(|name| {
+            Rules::from_name(name)
+                .ok_or_else(|| format!("--rules: unknown rule set {name:?}, expected dakon, kalah or kalah-empty-capture"))
+        })
+        .collect()
+}
+
 /// Runs the command line `args` (the arguments after the program name), writing reports to
-/// `stdout` and problems to `stderr`; returns the exit status: 0 if every file holds, 1 if
-/// some well-formed file does not prove its claim, 2 if some file cannot be read or is
-/// malformed, or for bad arguments.
+/// `stdout` and problems to `stderr`; returns the exit status: 2 if some file cannot be read
+/// or is malformed, or for bad arguments; else 1 if some well-formed file does not prove its
+/// claim; else 3 if some file's rule set was left out by `--rules`; else 0.
 pub fn run(args: &[String], stdout: &mut dyn Write, stderr: &mut dyn Write) -> i32 {
     let mut json = false;
+    let mut plays = Rules::ALL.to_vec();
     let mut files = Vec::new();
-    for arg in args {
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
         match arg.as_str() {
             "--help" | "-h" => return report_written(stdout.write_all(HELP.as_bytes()), 0),
             "--json" => json = true,
+            "--rules" => match args.next().map(|list| rule_sets(list)) {
+                Some(Ok(named)) => plays = named,
+                Some(Err(error)) => return report_written(writeln!(stderr, "dakon-check: {error}"), 2),
+                None => return report_written(writeln!(stderr, "dakon-check: --rules needs a list of rule sets; {USAGE}"), 2),
+            },
             option if option.starts_with('-') => {
-                return report_written(
-                    writeln!(stderr, "dakon-check: unknown option {option}; usage: dakon-check FILE... [--json] [--help]"),
-                    2,
-                );
+                return report_written(writeln!(stderr, "dakon-check: unknown option {option}; {USAGE}"), 2);
             }
             file => files.push(file),
         }
     }
     if files.is_empty() {
-        return report_written(writeln!(stderr, "dakon-check: no certificate given; usage: dakon-check FILE... [--json] [--help]"), 2);
+        return report_written(writeln!(stderr, "dakon-check: no certificate given; {USAGE}"), 2);
     }
     let mut status = 0;
     for file in files {
-        let checked = match std::fs::read(file) {
-            Ok(bytes) => check(&bytes).map_err(|error| ("malformed", error.to_string())),
-            Err(error) => Err(("unreadable", format!("cannot read the file: {error}"))),
-        };
-        let (file_status, verdict) = match &checked {
-            Ok(report) if report.holds() => (0, "holds"),
-            Ok(_) => (1, "fails"),
-            Err((verdict, _)) => (2, *verdict),
-        };
-        status = status.max(file_status);
-        let written = match (&checked, json) {
-            (Ok(report), false) => write!(stdout, "{file}: {verdict}\n{report}"),
-            (Err((_, error)), false) => writeln!(stderr, "{file}: {error}"),
-            (Ok(report), true) => {
+        let outcome = outcome(file, &plays);
+        let (word, file_status) = outcome.status();
+        status = worse(status, file_status);
+        let written = match (&outcome, json) {
+            (Outcome::Checked(report), false) => write!(stdout, "{file}: {word}\n{report}"),
+            (Outcome::Checked(report), true) => {
                 let mut object = report.to_json();
                 object["file"] = json!(file);
-                object["status"] = json!(verdict);
+                object["status"] = json!(word);
                 writeln!(stdout, "{object}")
             }
-            (Err((_, error)), true) => writeln!(stdout, "{}", json!({"file": file, "status": verdict, "error": error})),
+            (Outcome::Unsupported(rules), false) => {
+                writeln!(stdout, "{file}: unsupported: well formed, rules {} not among --rules: not checked", rules.name())
+            }
+            (Outcome::Unsupported(rules), true) => writeln!(stdout, "{}", json!({"file": file, "status": word, "rules": rules.name()})),
+            (Outcome::Refused(_, error), false) => writeln!(stderr, "{file}: {error}"),
+            (Outcome::Refused(_, error), true) => writeln!(stdout, "{}", json!({"file": file, "status": word, "error": error})),
         };
         if written.is_err() {
             return 2;

@@ -5,7 +5,6 @@
 //! sections, so a damaged file is called damaged rather than misread.
 
 use std::fmt;
-use std::io::Read;
 
 use xxhash_rust::xxh3::xxh3_64;
 
@@ -174,33 +173,57 @@ impl Certificate {
     }
 }
 
+/// The magic of a zstd frame, as its first four bytes.
+const ZSTD_MAGIC: [u8; 4] = [0x28, 0xB5, 0x2F, 0xFD];
+/// Skippable frames have magics `0x184D2A50` to `0x184D2A5F`.
+const SKIPPABLE_MAGICS: std::ops::RangeInclusive<u32> = 0x184D_2A50..=0x184D_2A5F;
+
 impl Section<'_> {
-    /// Decodes the frame (never past `MAX_ENTRY_BYTES`) and checks the entries.
+    /// Checks the frame as "Sections" of the format says, in its order, decodes it (never
+    /// past `MAX_ENTRY_BYTES`) and checks the entries.
     fn decode(&self, board_length: usize, small_seeds: u8) -> Result<Strategy, FormatError> {
-        let (name, entries) = (self.name, self.entries);
+        let (name, entries, at, frame) = (self.name, self.entries, self.frame_at, self.frame);
         let width = board_length as u64 + 1;
         let expected = entries.checked_mul(width).filter(|&length| length <= MAX_ENTRY_BYTES).ok_or_else(|| {
             FormatError(format!("{name} has {entries} entries of {width} bytes, more than the checker accepts ({MAX_ENTRY_BYTES} bytes)"))
         })?;
-        let frame_error =
-            |error: std::io::Error| FormatError(format!("{name}'s zstd frame at byte {} does not decode: {error}", self.frame_at));
-        let mut decoder = zstd::stream::read::Decoder::with_buffer(self.frame).map_err(frame_error)?.single_frame();
-        let mut decoded = Vec::new();
-        (&mut decoder).take(expected + 1).read_to_end(&mut decoded).map_err(frame_error)?;
-        if decoded.len() as u64 != expected {
-            let at_least = if decoded.len() as u64 > expected { "at least " } else { "" };
-            return Err(FormatError(format!(
-                "{name}'s zstd frame at byte {} decodes to {at_least}{} bytes, expected {expected} ({entries} entries of {width} bytes)",
-                self.frame_at,
-                decoded.len()
-            )));
+        let refuse = |what: String| FormatError(format!("{name}'s zstd frame at byte {at} {what}"));
+        if frame.is_empty() {
+            return Err(refuse("is empty (compressed length 0): expected one zstd frame, even for no entries".into()));
         }
-        let after_frame = decoder.finish().len();
-        if after_frame > 0 {
-            return Err(FormatError(format!(
-                "{name}'s compressed length has {after_frame} bytes after its zstd frame (at byte {}), expected one frame",
-                self.frame_at
-            )));
+        let magic = frame.get(..4).map(|magic| u32::from_le_bytes(magic.try_into().expect("four bytes")));
+        if magic.is_some_and(|magic| SKIPPABLE_MAGICS.contains(&magic)) {
+            return Err(refuse("is a skippable frame: expected a zstd frame and nothing else".into()));
+        }
+        if !frame.starts_with(&ZSTD_MAGIC) {
+            return Err(refuse(format!("starts with {:02X?}, expected the zstd frame magic 28 B5 2F FD", &frame[..frame.len().min(4)])));
+        }
+        match zstd::zstd_safe::get_frame_content_size(frame) {
+            Ok(Some(size)) if size == expected => {}
+            Ok(Some(size)) => {
+                return Err(refuse(format!(
+                    "states a content size of {size} bytes, expected {expected} ({entries} entries of {width} bytes)"
+                )))
+            }
+            Ok(None) => return Err(refuse(format!("does not state its content size, expected it to state {expected}"))),
+            Err(_) => return Err(refuse("has a damaged frame header".into())),
+        }
+        if let Some(dictionary) = zstd::zstd_safe::get_dict_id_from_frame(frame) {
+            return Err(refuse(format!("needs dictionary {dictionary}, expected no dictionary")));
+        }
+        match zstd::zstd_safe::find_frame_compressed_size(frame) {
+            Ok(length) if length == frame.len() => {}
+            Ok(length) => {
+                return Err(refuse(format!(
+                    "ends after {length} bytes, but the compressed length is {}: expected nothing after the frame",
+                    frame.len()
+                )))
+            }
+            Err(code) => return Err(refuse(format!("does not decode: {}", zstd::zstd_safe::get_error_name(code)))),
+        }
+        let decoded = zstd::bulk::decompress(frame, expected as usize).map_err(|error| refuse(format!("does not decode: {error}")))?;
+        if decoded.len() as u64 != expected {
+            return Err(refuse(format!("decodes to {} bytes, expected {expected} ({entries} entries of {width} bytes)", decoded.len())));
         }
         let computed = xxh3_64(&decoded);
         if computed != self.checksum {

@@ -1,9 +1,10 @@
 //! Checking one half: does its owner's strategy guarantee what the claim needs?
 //!
-//! Rules 1-5 of "The meaning of a half" in `tables/CERTIFICATES.md`, driven by need: from the
-//! root with the claim as the need, a position passes on the need to the position after the
-//! strategy's move (owner to move) or after every legal move (the other player to move).
-//! Every position must meet its need, so the first one that does not ends the check.
+//! The threshold walk of `tables/CERTIFICATES.md` ("The check of a half"), step for step and
+//! in its order: S (the stores settle the need), E (the board was entered with a need at least
+//! as high), then rules 1-5. The replies of the other player are visited in increasing hole
+//! number, each completely before the next, so the visit count and the first failure are the
+//! document's.
 
 use std::collections::HashMap;
 
@@ -21,7 +22,8 @@ pub struct HalfReport {
     pub needed: i64,
     /// The strategy's entries.
     pub entries: usize,
-    /// Positions taken from the work list (each at most once per need it is met with).
+    /// Calls of the walk's `visit`, the root's included, those that return at once (steps S
+    /// and E) too; not the positions the minimax solves.
     pub visited: u64,
     /// The first position where the guarantee falls short, if the half does not hold.
     pub failure: Option<Failure>,
@@ -76,7 +78,8 @@ struct Visit {
 /// at most `small_seeds` seeds on the board solved by `minimax`.
 ///
 /// The work list is an explicit stack, since a game can be far deeper than a thread's stack
-/// allows recursion.
+/// allows recursion; successors are pushed last first, so they are popped (visited) in
+/// increasing hole number, each one's walk finished before the next, as recursion would.
 pub(crate) fn check_half(
     root: &Position,
     owner: usize,
@@ -96,10 +99,11 @@ pub(crate) fn check_half(
     while let Some(Visit { position, needed, step }) = stack.pop() {
         report.visited += 1;
         let above_stores = needed - position.store_difference(owner);
-        // Stores never shrink: even losing every seed left meets this need.
+        // Step S: stores never shrink, so even losing every seed left meets this need.
         if above_stores <= -i64::from(position.seeds_on_board()) {
             continue;
         }
+        // Step E.
         if met.get(&position.key()).is_some_and(|&highest| highest >= above_stores) {
             continue;
         }
@@ -108,13 +112,14 @@ pub(crate) fn check_half(
             steps.push((step, hole));
             stack.push(Visit { position: next, needed, step: steps.len() - 1 });
         };
+        // Rules 1 to 5, in this order.
         let shortfall = if let Some(stores) = position.final_stores() {
             Some(Shortfall::GameOver(difference(stores, owner))).filter(|_| difference(stores, owner) < needed)
         } else if position.seeds_on_board() <= small_seeds {
             let value = minimax.value_for(&position, owner);
             Some(Shortfall::SmallPosition(value)).filter(|_| value < needed)
         } else if position.player() != owner {
-            position.successors().into_iter().for_each(|(hole, next)| follow(hole, next));
+            position.successors().into_iter().rev().for_each(|(hole, next)| follow(hole, next));
             None
         } else {
             match strategy.move_for(position.holes()) {

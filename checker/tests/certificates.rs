@@ -4,9 +4,9 @@
 
 mod common;
 
-use common::{exact_certificate, parse, rechecksummed, section, start, with_checksum, Draft, Solver};
+use common::{checked, exact_certificate, frame, parse, rechecksummed, section, start, with_checksum, Draft, Solver};
 use dakon_check::rules::{Position, Rules};
-use dakon_check::{check, Report, Shortfall};
+use dakon_check::{check, Shortfall};
 
 /// The roots: every start of 1 to 3 holes with few seeds, and positions from games played a
 /// little way from them.
@@ -29,10 +29,6 @@ fn roots(rules: Rules) -> Vec<Position> {
         }
     }
     roots
-}
-
-fn checked(bytes: &[u8]) -> Report {
-    check(bytes).unwrap_or_else(|error| panic!("a well-formed certificate, but: {error}"))
 }
 
 fn refusal(bytes: &[u8]) -> String {
@@ -286,7 +282,7 @@ fn another_boards_header_is_refused() {
     assert!(message.starts_with("the lower half's zstd frame at byte "), "{message}");
     assert!(
         message.contains(&format!(
-            "decodes to {} bytes, expected {} ({} entries of 7 bytes)",
+            "states a content size of {} bytes, expected {} ({} entries of 7 bytes)",
             two.halves[0].len() * 5,
             two.halves[0].len() * 7,
             two.halves[0].len()
@@ -373,52 +369,92 @@ fn with_upper_section(draft: &Draft, upper: Vec<u8>) -> Vec<u8> {
     let mut emptied = draft.clone();
     emptied.halves[1].clear();
     let bytes = emptied.bytes();
-    let empty_upper = section(0, &[], &zstd::encode_all(&[][..], 3).expect("zstd")).len();
+    let empty_upper = section(0, &[], &frame(&[])).len();
     let mut body = bytes[..bytes.len() - 8 - empty_upper].to_vec();
     body.extend(upper);
     with_checksum(body)
+}
+
+/// `frame` with a one-byte dictionary ID (7) written into its header.
+fn with_dictionary_id(frame: &[u8]) -> Vec<u8> {
+    let descriptor = frame[4];
+    assert_eq!(descriptor & 0b11, 0, "no dictionary ID yet");
+    let single_segment = descriptor & 0b10_0000 != 0;
+    let at = 5 + usize::from(!single_segment);
+    let mut with_id = frame.to_vec();
+    with_id[4] = descriptor | 0b01;
+    with_id.insert(at, 7);
+    with_id
+}
+
+/// A skippable frame of `length` content bytes.
+fn skippable(length: u32) -> Vec<u8> {
+    let mut frame = 0x184D_2A53u32.to_le_bytes().to_vec();
+    frame.extend(length.to_le_bytes());
+    frame.extend(vec![0; length as usize]);
+    frame
 }
 
 #[test]
 fn malformed_sections_are_refused() {
     let (_, draft) = sample();
     let entries: Vec<u8> = draft.halves[1].iter().flat_map(|(board, hole)| board.iter().copied().chain([*hole])).collect();
-    let frame = zstd::encode_all(&entries[..], 3).expect("zstd");
+    let whole = frame(&entries);
     let count = draft.halves[1].len() as u64;
-    let mut with_junk = frame.clone();
+    let mut with_junk = whole.clone();
     with_junk.extend([1, 2, 3]);
-    let mut wrong_checksum = section(count, &entries, &frame);
+    let mut two_frames = whole.clone();
+    two_frames.extend(frame(&[]));
+    let mut after_skippable = skippable(4);
+    after_skippable.extend(&whole);
+    let mut wrong_checksum = section(count, &entries, &whole);
     wrong_checksum[16] ^= 1;
     let (bytes, fewer) = (5 * count, 5 * (count - 1));
     let cases = [
         (
-            section(count + 1, &entries, &frame),
-            format!("decodes to {bytes} bytes, expected {} ({} entries of 5 bytes)", bytes + 5, count + 1),
+            section(count + 1, &entries, &whole),
+            format!("states a content size of {bytes} bytes, expected {} ({} entries of 5 bytes)", bytes + 5, count + 1),
         ),
         (
-            section(count - 1, &entries, &frame),
-            format!("decodes to at least {} bytes, expected {fewer} ({} entries of 5 bytes)", fewer + 1, count - 1),
+            section(count - 1, &entries, &whole),
+            format!("states a content size of {bytes} bytes, expected {fewer} ({} entries of 5 bytes)", count - 1),
         ),
-        (section(count, &entries, b"not zstd at all"), "the upper half's zstd frame at byte".into()),
-        (section(count, &entries, &frame[..frame.len() - 2]), "does not decode".into()),
-        (section(count, &entries, &with_junk), "the upper half's compressed length has 3 bytes after its zstd frame".into()),
-        (section(count, &entries, &[]), "does not decode".into()),
+        (section(count, &entries, b"not zstd at all"), "starts with [6E, 6F, 74, 20], expected the zstd frame magic".into()),
+        (section(count, &entries, &whole[..whole.len() - 2]), "does not decode".into()),
+        (
+            section(count, &entries, &with_junk),
+            format!("ends after {} bytes, but the compressed length is {}: expected nothing after the frame", whole.len(), whole.len() + 3),
+        ),
+        (section(count, &entries, &two_frames), format!("ends after {} bytes", whole.len())),
+        // C = 0: even a half with no entries has its frame.
+        (section(count, &entries, &[]), "is empty (compressed length 0)".into()),
+        (section(0, &[], &[]), "is empty (compressed length 0)".into()),
+        (section(count, &entries, &after_skippable), "is a skippable frame".into()),
+        (section(0, &[], &skippable(0)), "is a skippable frame".into()),
+        (
+            section(count, &entries, &zstd::encode_all(&entries[..], 3).expect("zstd")),
+            format!("does not state its content size, expected it to state {bytes}"),
+        ),
+        (section(count, &entries, &with_dictionary_id(&whole)), "needs dictionary 7, expected no dictionary".into()),
         (wrong_checksum, "the upper half's entries checksum ".into()),
         (
-            section(u64::MAX, &entries, &frame),
+            section(u64::MAX, &entries, &whole),
             "the upper half has 18446744073709551615 entries of 5 bytes, more than the checker accepts".into(),
         ),
-        (section(1 << 40, &entries, &frame), "more than the checker accepts (536870912 bytes)".into()),
+        (section(1 << 40, &entries, &whole), "more than the checker accepts (536870912 bytes)".into()),
     ];
     for (upper, expected) in cases {
         let message = refusal(&with_upper_section(&draft, upper));
         assert!(message.contains(&expected), "expected {expected:?}, found {message:?}");
     }
-    assert!(checked(&with_upper_section(&draft, section(count, &entries, &frame))).holds(), "the untampered section");
-    // A zip bomb: a frame of zeros far longer than the entry count says stops at the bound.
-    let zeros = zstd::encode_all(&vec![0u8; 50 << 20][..], 1).expect("zstd");
+    assert!(checked(&with_upper_section(&draft, section(count, &entries, &whole))).holds(), "the untampered section");
+    // An empty half's frame of no bytes (content size 0) is well formed.
+    assert_eq!(checked(&with_upper_section(&draft, section(0, &[], &frame(&[])))).upper.entries, 0);
+    // A zip bomb: a frame of zeros far longer than the entry count says is refused by its
+    // header, before anything is allocated.
+    let zeros = zstd::bulk::compress(&vec![0u8; 50 << 20][..], 1).expect("zstd");
     let message = refusal(&with_upper_section(&draft, section(count, &entries, &zeros)));
-    assert!(message.contains(&format!("decodes to at least {} bytes, expected {bytes}", bytes + 1)), "{message}");
+    assert!(message.contains(&format!("states a content size of {} bytes, expected {bytes}", 50 << 20)), "{message}");
     // The same file with a rewritten checksum is judged on its content.
     assert!(checked(&rechecksummed(&draft.bytes())).holds());
 }

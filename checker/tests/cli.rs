@@ -43,13 +43,42 @@ fn exit_statuses() {
     assert_eq!(run(&[&missing]).0, 2);
     let (status, stdout, stderr) = run(&[]);
     assert_eq!((status, stdout.as_str()), (2, ""));
-    assert!(stderr.contains("no certificate given; usage: dakon-check FILE... [--json] [--help]"), "{stderr}");
+    assert!(stderr.contains("no certificate given; usage: dakon-check FILE... [--rules NAME,...] [--json] [--help]"), "{stderr}");
     let (status, _, stderr) = run(&[&holds, "--jsn"]);
     assert_eq!(status, 2);
     assert!(stderr.contains("unknown option --jsn"), "{stderr}");
     let (status, stdout, _) = run(&[&damaged, "--help"]);
     assert_eq!(status, 0);
     assert!(stdout.contains("Exit status:") && stdout.contains("Examples:"), "{stdout}");
+}
+
+#[test]
+fn a_rule_set_left_out_by_rules_is_not_checked_and_exits_3() {
+    let directory = tempfile::tempdir().expect("tempdir");
+    let [holds, fails, damaged] = files(directory.path());
+    let (_, kalah) = exact_certificate(&mut Solver::default(), &start(Rules::Kalah, 2, 2), 0);
+    let kalah_file = directory.path().join("kalah.dkc").to_str().expect("UTF-8").to_string();
+    std::fs::write(&kalah_file, kalah.bytes()).expect("write");
+    assert_eq!(run(&[&kalah_file]).0, 0, "every rule set is played by default");
+    assert_eq!(run(&[&kalah_file, "--rules", "kalah,dakon"]).0, 0);
+    let (status, stdout, _) = run(&[&kalah_file, "--rules", "dakon"]);
+    assert_eq!(status, 3);
+    assert_eq!(stdout, format!("{kalah_file}: unsupported: well formed, rules kalah not among --rules: not checked\n"));
+    let (status, stdout, _) = run(&["--rules", "dakon,kalah-empty-capture", &kalah_file, "--json"]);
+    assert_eq!(status, 3);
+    let object: serde_json::Value = serde_json::from_str(stdout.trim()).expect("JSON");
+    assert_eq!((object["status"].as_str(), object["rules"].as_str()), (Some("unsupported"), Some("kalah")));
+    // 2 before 1 before 3 before 0, whatever the order of the files.
+    assert_eq!(run(&[&holds, &kalah_file, "--rules", "dakon"]).0, 3);
+    assert_eq!(run(&[&kalah_file, &fails, "--rules", "dakon"]).0, 1);
+    assert_eq!(run(&[&fails, &kalah_file, "--rules", "dakon"]).0, 1);
+    assert_eq!(run(&[&damaged, &kalah_file, &fails, "--rules", "dakon"]).0, 2);
+    // A damaged file is malformed whatever its rules: the reader comes first.
+    assert_eq!(run(&[&damaged, "--rules", "kalah"]).0, 2);
+    let (status, _, stderr) = run(&[&holds, "--rules", "chess"]);
+    assert_eq!(status, 2);
+    assert!(stderr.contains("--rules: unknown rule set \"chess\""), "{stderr}");
+    assert_eq!(run(&[&holds, "--rules"]).0, 2);
 }
 
 #[test]

@@ -70,10 +70,20 @@ impl Draft {
         bytes.push(self.small_seeds);
         for half in &self.halves {
             let entries: Vec<u8> = half.iter().flat_map(|(board, hole)| board.iter().copied().chain([*hole])).collect();
-            bytes.extend(section(half.len() as u64, &entries, &zstd::encode_all(&entries[..], 3).expect("zstd")));
+            bytes.extend(section(half.len() as u64, &entries, &frame(&entries)));
         }
         with_checksum(bytes)
     }
+}
+
+/// The report of a certificate that must be well formed.
+pub fn checked(bytes: &[u8]) -> dakon_check::Report {
+    dakon_check::check(bytes).unwrap_or_else(|error| panic!("a well-formed certificate, but: {error}"))
+}
+
+/// One zstd frame of `decoded` that states its content size, as the format requires.
+pub fn frame(decoded: &[u8]) -> Vec<u8> {
+    zstd::bulk::compress(decoded, 3).expect("zstd")
 }
 
 /// A section: entry count, compressed length, entries checksum, frame.
