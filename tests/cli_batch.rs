@@ -10,34 +10,12 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use memo_minimax::{dakon, format, json_lines, no_tables, play, Board, Minimax};
+use memo_minimax::{dakon, format, json_lines, no_tables, play, random_positions, Board, Minimax, RefRules};
 use serde_json::Value;
 
-/// Positions from random games on small boards (a fixed-seed generator, so every run is the
-/// same).
+/// Positions from random Dakon games on small boards.
 fn positions(count: usize, seed: u64) -> Vec<Board> {
-    let mut state = seed;
-    let mut next = move |bound: usize| {
-        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (state >> 33) as usize % bound
-    };
-    let mut found = Vec::new();
-    while found.len() < count {
-        let holes = 2 + next(3);
-        let mut p = Board::start(holes, 2 + next(2) as u32);
-        for _ in 0..next(12) {
-            let moves = p.moves();
-            if moves.is_empty() {
-                break;
-            }
-            p = p.play(moves[next(moves.len())]).0;
-        }
-        // Small enough for any exact search, and for the minimax of these tests.
-        if p.seeds_on_board() <= 14 {
-            found.push(p);
-        }
-    }
-    found
+    random_positions(RefRules::Dakon, count, seed, 2, 12)
 }
 
 /// What each input line should give: its line number and the position or the malformed text.

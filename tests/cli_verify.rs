@@ -6,22 +6,22 @@
 #[allow(dead_code, unused_imports)]
 mod memo_minimax;
 
-use memo_minimax::{dakon, json_lines, no_tables, play, Board, Minimax};
+use memo_minimax::{dakon, json_lines, no_tables, Board, Minimax, RefRules};
 use serde_json::Value;
 
 fn holes_of(row: &Value, field: &str) -> Vec<usize> {
     row[field].as_array().unwrap().iter().map(|h| h.as_u64().unwrap() as usize).collect()
 }
 
-/// Replays a reported opening: it must be one complete first turn of player 0 that stores what
-/// the row says. Returns the position after it.
-fn replay_opening(start: &Board, holes: &[usize], stored: &Value) -> Board {
+/// Replays a reported opening by the rules of `minimax`: it must be one complete first turn of
+/// player 0 that stores what the row says. Returns the position after it.
+fn replay_opening(minimax: &Minimax, start: &Board, holes: &[usize], stored: &Value) -> Board {
     let mut at = start.clone();
     for (i, &hole) in holes.iter().enumerate() {
         assert_eq!(at.to_move, 0, "hole {hole} of {holes:?} is played after the turn ended");
-        at = play(&at, &[hole]);
+        at = minimax.play(&at, hole);
         let last = i + 1 == holes.len();
-        assert_eq!(last, at.to_move != 0 || at.is_over(), "the turn {holes:?} does not end at its last hole");
+        assert_eq!(last, at.to_move != 0 || minimax.moves(&at).is_empty(), "the turn {holes:?} does not end at its last hole");
     }
     assert_eq!(stored.as_u64(), Some(at.stores[0] as u64), "stored by {holes:?}");
     at
@@ -29,33 +29,37 @@ fn replay_opening(start: &Board, holes: &[usize], stored: &Value) -> Board {
 
 #[test]
 fn small_boards_are_exact_and_agree_with_minimax() {
-    let output = dakon(&["verify", "--holes", "1..3", "--seeds", "1..4", "--json"]);
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    let rows = json_lines(&output);
-    assert_eq!(rows.len(), 12);
-    let mut minimax = Minimax::default();
-    for row in &rows {
-        let (holes, seeds) = (row["holes"].as_u64().unwrap() as usize, row["seeds"].as_u64().unwrap() as u32);
-        let start = Board::start(holes, seeds);
-        let expected = minimax.value(&start);
-        assert_eq!(row["total"], 2 * holes as u32 * seeds);
-        assert_eq!((row["exact"].as_bool(), row["status"].as_str()), (Some(true), Some("exact")), "{row}");
-        assert_eq!((&row["value"], &row["lower"], &row["upper"]), (&expected.into(), &expected.into(), &expected.into()), "{row}");
-        let verdict = match expected.signum() {
-            1 => "win",
-            0 => "draw",
-            _ => "loss",
-        };
-        assert_eq!(row["first_player"], verdict);
-        assert_eq!(row["proof"], "exact search");
-        // The opening of an exact row is optimal: playing it keeps the value.
-        assert_eq!(row["opening_kind"], "optimal");
-        let after = replay_opening(&start, &holes_of(row, "opening"), &row["opening_stored"]);
-        assert_eq!(minimax.value_for_player_0(&after), expected, "after the opening of {row}");
-        // The opening-turn proof is replayable too and proves no more than the truth.
-        let proof = &row["turn_proof"];
-        replay_opening(&start, &holes_of(proof, "opening"), &proof["stored"]);
-        assert!(proof["lower"].as_i64().unwrap() <= expected as i64);
+    let [dakon_rules, kalah, empty_capture] = RefRules::ALL;
+    for (rules, seeds, count) in [(dakon_rules, "1..4", 12), (kalah, "1..3", 9), (empty_capture, "1..3", 9)] {
+        let output = dakon(&["verify", "--rules", rules.name(), "--holes", "1..3", "--seeds", seeds, "--json"]);
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        let rows = json_lines(&output);
+        assert_eq!(rows.len(), count, "{}", rules.name());
+        let mut minimax = Minimax::of(rules);
+        for row in &rows {
+            let here = format!("{} {row}", rules.name());
+            let (holes, seeds) = (row["holes"].as_u64().unwrap() as usize, row["seeds"].as_u64().unwrap() as u32);
+            let start = Board::start(holes, seeds);
+            let expected = minimax.value(&start);
+            assert_eq!(row["total"], 2 * holes as u32 * seeds);
+            assert_eq!((row["exact"].as_bool(), row["status"].as_str()), (Some(true), Some("exact")), "{here}");
+            assert_eq!((&row["value"], &row["lower"], &row["upper"]), (&expected.into(), &expected.into(), &expected.into()), "{here}");
+            let verdict = match expected.signum() {
+                1 => "win",
+                0 => "draw",
+                _ => "loss",
+            };
+            assert_eq!(row["first_player"], verdict, "{here}");
+            assert_eq!(row["proof"], "exact search", "{here}");
+            // The opening of an exact row is optimal: playing it keeps the value.
+            assert_eq!(row["opening_kind"], "optimal", "{here}");
+            let after = replay_opening(&minimax, &start, &holes_of(row, "opening"), &row["opening_stored"]);
+            assert_eq!(minimax.value_for_player_0(&after), expected, "after the opening of {here}");
+            // The opening-turn proof is replayable too and proves no more than the truth.
+            let proof = &row["turn_proof"];
+            replay_opening(&minimax, &start, &holes_of(proof, "opening"), &proof["stored"]);
+            assert!(proof["lower"].as_i64().unwrap() <= expected as i64, "{here}");
+        }
     }
 }
 
@@ -70,7 +74,7 @@ fn opening_turn_proves_a_win_on_every_traditional_board() {
         assert_eq!(row["seeds"].as_u64(), Some(holes as u64));
         let total = 2 * holes as i64 * holes as i64;
         let start = Board::start(holes, holes as u32);
-        let after = replay_opening(&start, &holes_of(row, "opening"), &row["opening_stored"]);
+        let after = replay_opening(&Minimax::default(), &start, &holes_of(row, "opening"), &row["opening_stored"]);
         let stored = after.stores[0] as i64;
         assert!(2 * stored > total, "{row}");
         assert_eq!(row["lower"].as_i64(), Some(2 * stored - total));
@@ -167,7 +171,7 @@ fn large_board_values_follow_from_their_optimal_opening() {
         assert_eq!(row["exact"], true, "{row}");
         assert_eq!(row["opening_kind"], "optimal");
         let start = Board::start(holes, holes as u32);
-        let after = replay_opening(&start, &holes_of(&row, "opening"), &row["opening_stored"]);
+        let after = replay_opening(&Minimax::default(), &start, &holes_of(&row, "opening"), &row["opening_stored"]);
         assert!(after.seeds_on_board() <= 12, "too much left for the minimax: {}", memo_minimax::format(&after));
         assert_eq!(Some(minimax.value_for_player_0(&after) as i64), row["value"].as_i64(), "{row}");
     }
@@ -184,7 +188,7 @@ fn a_budget_too_small_gives_bounds_and_the_opening_turn_still_proves_the_win() {
     assert_eq!(row["lower"], row["turn_proof"]["lower"]);
     assert!(row["lower"].as_i64().unwrap() > 0 && row["upper"].as_i64().unwrap() <= 162);
     let start = Board::start(9, 9);
-    let after = replay_opening(&start, &holes_of(row, "opening"), &row["opening_stored"]);
+    let after = replay_opening(&Minimax::default(), &start, &holes_of(row, "opening"), &row["opening_stored"]);
     assert_eq!(row["lower"].as_i64(), Some(2 * after.stores[0] as i64 - 162));
 }
 

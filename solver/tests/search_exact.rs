@@ -1,5 +1,6 @@
 //! The search against a plain memoized minimax: small board starts, random positions with few
-//! seeds, thread counts, table sizes, finished games, an oracle, limits and concurrent callers.
+//! seeds, thread counts and table sizes under every rule set; finished games, an oracle,
+//! limits and concurrent callers under Dakon's.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -7,6 +8,7 @@ use std::sync::Arc;
 use dakon_solver::dakon::{Dakon, Key, Position};
 use dakon_solver::oracle::Oracle;
 use dakon_solver::rules::Rules;
+use dakon_solver::ruleset::{RuleSet, RulesName};
 use dakon_solver::search::{Config, Limits, SolveOptions, Solver};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -26,75 +28,123 @@ fn solver(holes: usize, threads: usize, tt_bytes: usize) -> Solver<Dakon> {
     Solver::new(Dakon::new(holes).unwrap(), Config { threads, tt_bytes }, None)
 }
 
-/// Checks everything `solve` and `analyse_moves` claim about `pos` against the reference.
-fn check(solver: &Solver<Dakon>, reference: &mut Minimax<Dakon>, pos: &Position) {
+fn solver_of<R: Rules>(rules: R, threads: usize, tt_bytes: usize) -> Solver<R> {
+    Solver::new(rules, Config { threads, tt_bytes }, None)
+}
+
+/// Checks everything `solve` and `analyse_moves` claim about `pos` against the minimax.
+fn check<R: Rules<Position = Position>>(solver: &Solver<R>, reference: &mut Minimax<R>, pos: &Position) {
+    let here = format!("{} {pos}", solver.rules().name());
+    let rules = solver.rules();
     let want = reference.value(pos);
     let solution = solver.solve(pos, &Limits::default());
-    assert!(solution.is_exact(), "{pos}");
-    assert_eq!(solution.lower, want, "value of {pos}");
+    assert!(solution.is_exact(), "{here}");
+    assert_eq!(solution.lower, want, "value of {here}");
     match solution.best_move {
-        Some(mv) => assert_eq!(reference.move_value(pos, mv), want, "best move {mv} of {pos}"),
-        None => assert!(pos.is_over(), "no best move in {pos}"),
+        Some(mv) => assert_eq!(reference.move_value(pos, mv), want, "best move {mv} of {here}"),
+        None => assert!(rules.legal_moves(pos).is_empty(), "no best move in {here}"),
     }
     // Every move of the principal variation is optimal, and it ends the game.
     let mut p = *pos;
     for &mv in &solution.pv {
         let value = reference.value(&p);
-        assert_eq!(reference.move_value(&p, mv), value, "pv move {mv} at {p} (from {pos})");
-        p = p.play(mv as usize).0;
+        assert_eq!(reference.move_value(&p, mv), value, "pv move {mv} at {p} (from {here})");
+        p = rules.play(&p, mv).next;
     }
-    assert!(p.is_over(), "pv of {pos} stops at {p}");
+    assert!(rules.legal_moves(&p).is_empty(), "pv of {here} stops at {p}");
     let moves = solver.analyse_moves(pos, &Limits::default());
-    assert_eq!(moves.len(), pos.moves().len());
+    assert_eq!(moves.len(), rules.legal_moves(pos).len(), "{here}");
     for pair in moves.windows(2) {
-        assert!((pair[0].lower, std::cmp::Reverse(pair[0].mv)) > (pair[1].lower, std::cmp::Reverse(pair[1].mv)), "order of {pos}");
+        assert!((pair[0].lower, std::cmp::Reverse(pair[0].mv)) > (pair[1].lower, std::cmp::Reverse(pair[1].mv)), "order of {here}");
     }
     for m in &moves {
-        assert_eq!((m.lower, m.upper), (reference.move_value(pos, m.mv), reference.move_value(pos, m.mv)), "move {} of {pos}", m.mv);
+        let v = reference.move_value(pos, m.mv);
+        assert_eq!((m.lower, m.upper), (v, v), "move {} of {here}", m.mv);
     }
+}
+
+/// What each rule set's comparisons with the minimax cover: the same assertions, on the
+/// sizes each rule set's minimax can afford.
+struct Plan {
+    name: RulesName,
+    /// Whether the start of `holes` with `seeds` a hole is compared (1 to 4 holes and seeds).
+    small_start: fn(usize, u32) -> bool,
+    /// Random positions: generator seed, board sizes, positions per size.
+    random: (u64, std::ops::RangeInclusive<usize>, usize),
+    /// Threads and table sizes: the 4-hole start's seeds a hole, a generator seed and how many
+    /// random 5-hole positions.
+    threads: (u32, u64, usize),
+}
+
+fn plans() -> [Plan; 3] {
+    let kalah = |name, offset: u64| Plan {
+        name,
+        // Up to 24 seeds: the minimax of 4 x 4 alone takes a minute.
+        small_start: |holes, seeds| holes as u32 * seeds <= 12,
+        random: (11 + offset, 2..=6, 200),
+        threads: (3, 12 + offset, 150),
+    };
+    [
+        Plan { name: RulesName::Dakon, small_start: |_, _| true, random: (3, 2..=7, 400), threads: (4, 4, 300) },
+        kalah(RulesName::Kalah, 0),
+        kalah(RulesName::KalahEmptyCapture, 100),
+    ]
 }
 
 #[test]
 fn every_small_start_agrees_with_minimax() {
-    for holes in 1..=4 {
-        let mut reference = minimax_of(holes);
-        let solver = solver(holes, 1, 1 << 22);
-        for seeds in 1..=4 {
-            check(&solver, &mut reference, &Position::start(holes, seeds).unwrap());
+    for plan in plans() {
+        for holes in 1..=4 {
+            let rules = RuleSet::new(plan.name, holes).unwrap();
+            let mut reference = Minimax::new(rules);
+            let solver = solver_of(rules, 1, 1 << 22);
+            for seeds in (1..=4).filter(|&seeds| (plan.small_start)(holes, seeds)) {
+                check(&solver, &mut reference, &Position::start(holes, seeds).unwrap());
+            }
         }
     }
 }
 
 #[test]
 fn thousands_of_random_positions_agree_with_minimax() {
-    let mut rng = ChaCha8Rng::seed_from_u64(3);
-    for holes in 2..=7 {
-        let mut reference = minimax_of(holes);
-        // A small table, shared by all positions of a size, as `batch` shares one.
-        let solver = solver(holes, 1, 1 << 16);
-        for _ in 0..400 {
-            check(&solver, &mut reference, &random_position(&mut rng, holes, 14));
+    for plan in plans() {
+        let (seed, sizes, count) = plan.random;
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        for holes in sizes {
+            let rules = RuleSet::new(plan.name, holes).unwrap();
+            let mut reference = Minimax::new(rules);
+            // A small table, shared by all positions of a size, as `batch` shares one.
+            let solver = solver_of(rules, 1, 1 << 16);
+            for _ in 0..count {
+                check(&solver, &mut reference, &random_position(&mut rng, holes, 14));
+            }
         }
     }
 }
 
 #[test]
 fn value_does_not_depend_on_threads_or_table_size() {
-    let pos = Position::start(4, 4).unwrap();
-    let mut reference = minimax_of(4);
-    let want = reference.value(&pos);
-    for threads in [1, 2] {
-        for tt_bytes in [64, 1 << 10, 1 << 24] {
-            let solution = solver(4, threads, tt_bytes).solve(&pos, &Limits::default());
-            assert_eq!((solution.lower, solution.upper), (want, want), "{threads} threads, {tt_bytes} bytes");
-            assert_eq!(reference.move_value(&pos, solution.best_move.unwrap()), want);
+    for plan in plans() {
+        let (seeds, seed, count) = plan.threads;
+        let rules = RuleSet::new(plan.name, 4).unwrap();
+        let pos = Position::start(4, seeds).unwrap();
+        let mut reference = Minimax::new(rules);
+        let want = reference.value(&pos);
+        for threads in [1, 2] {
+            for tt_bytes in [64, 1 << 10, 1 << 24] {
+                let solution = solver_of(rules, threads, tt_bytes).solve(&pos, &Limits::default());
+                let here = format!("{} {threads} threads, {tt_bytes} bytes", plan.name);
+                assert_eq!((solution.lower, solution.upper), (want, want), "{here}");
+                assert_eq!(reference.move_value(&pos, solution.best_move.unwrap()), want, "{here}");
+            }
         }
-    }
-    let mut rng = ChaCha8Rng::seed_from_u64(4);
-    let two = solver(5, 2, 1 << 12);
-    let mut reference = minimax_of(5);
-    for _ in 0..300 {
-        check(&two, &mut reference, &random_position(&mut rng, 5, 16));
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let rules = RuleSet::new(plan.name, 5).unwrap();
+        let two = solver_of(rules, 2, 1 << 12);
+        let mut reference = Minimax::new(rules);
+        for _ in 0..count {
+            check(&two, &mut reference, &random_position(&mut rng, 5, 16));
+        }
     }
 }
 

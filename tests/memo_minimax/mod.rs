@@ -15,39 +15,43 @@ pub use run_dakon::{dakon, no_tables};
 
 pub use reference::kalah::Kalah;
 pub use reference::notation::{format, parse};
+pub use reference::rules::RefRules;
 pub use reference::Board;
 
 /// Everything a position's value depends on.
 type Key = (Vec<u32>, [u32; 2], usize);
 
-/// Memoized exact values under the Dakon rules (the default) or the Kalah rules.
-#[derive(Default)]
+/// Memoized exact values under one rule set (Dakon's by default).
 pub struct Minimax {
-    /// The Kalah rules, or `None` for Dakon.
-    kalah: Option<Kalah>,
+    pub rules: RefRules,
     memo: HashMap<Key, i32>,
 }
 
+impl Default for Minimax {
+    fn default() -> Minimax {
+        Minimax::of(RefRules::Dakon)
+    }
+}
+
 impl Minimax {
+    /// Values under `rules`.
+    pub fn of(rules: RefRules) -> Minimax {
+        Minimax { rules, memo: HashMap::new() }
+    }
+
     /// Values under the Kalah rules `rules`.
     pub fn kalah(rules: Kalah) -> Minimax {
-        Minimax { kalah: Some(rules), memo: HashMap::new() }
+        Minimax::of(RefRules::Kalah(rules))
     }
 
     /// The legal moves of `b` under these rules.
     pub fn moves(&self, b: &Board) -> Vec<usize> {
-        match self.kalah {
-            Some(rules) => rules.moves(b),
-            None => b.moves(),
-        }
+        self.rules.moves(b)
     }
 
     /// The position after `hole` under these rules.
     pub fn play(&self, b: &Board, hole: usize) -> Board {
-        match self.kalah {
-            Some(rules) => rules.play(b, hole).0,
-            None => b.play(hole).0,
-        }
+        self.rules.play(b, hole)
     }
 
     /// Plays `holes` from `b` under these rules, panicking on an illegal move.
@@ -57,11 +61,7 @@ impl Minimax {
 
     /// The final store difference, player to move minus opponent, of a finished game.
     pub fn final_difference(&self, b: &Board) -> i32 {
-        match self.kalah {
-            Some(rules) => rules.final_difference(b),
-            // The seeds left (all on the other side) go to the other player.
-            None => b.stores[b.to_move] as i32 - b.stores[1 - b.to_move] as i32 - b.seeds_on_board() as i32,
-        }
+        self.rules.final_difference(b)
     }
 
     /// The exact final store difference, player to move minus opponent, with perfect play.
@@ -99,6 +99,34 @@ impl Minimax {
             -v
         }
     }
+}
+
+/// Positions from random games under `rules` on boards of 2 to 4 holes, starting with 2 to
+/// `1 + seeds` seeds a hole and playing fewer than `plies` random moves, kept when at most 14
+/// seeds are left on the board (small enough for any exact search and for this minimax). The
+/// generator has a fixed `seed`, so every run is the same.
+pub fn random_positions(rules: RefRules, count: usize, seed: u64, seeds: usize, plies: usize) -> Vec<Board> {
+    let mut state = seed;
+    let mut next = move |bound: usize| {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (state >> 33) as usize % bound
+    };
+    let mut found = Vec::new();
+    while found.len() < count {
+        let holes = 2 + next(3);
+        let mut p = Board::start(holes, 2 + next(seeds) as u32);
+        for _ in 0..next(plies) {
+            let moves = rules.moves(&p);
+            if moves.is_empty() {
+                break;
+            }
+            p = rules.play(&p, moves[next(moves.len())]);
+        }
+        if p.seeds_on_board() <= 14 {
+            found.push(p);
+        }
+    }
+    found
 }
 
 /// Plays `holes` from `b` by the Dakon rules, panicking on an illegal move.

@@ -12,6 +12,7 @@
 pub mod kalah;
 pub mod notation;
 pub mod random;
+pub mod rules;
 
 /// A place a seed can be dropped into.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

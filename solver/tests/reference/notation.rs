@@ -1,5 +1,6 @@
 //! The reference's own notation: `<holes 0..n-1>/<holes n..2n-1> <S1>/<S0> <player>`.
 
+use super::rules::RefRules;
 use super::Board;
 
 /// The notation of a board.
@@ -40,13 +41,13 @@ pub fn data_lines(text: &str) -> Vec<Vec<&str>> {
     text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')).map(|l| l.split(';').map(str::trim).collect()).collect()
 }
 
-/// The worked examples of the rules: position, hole, position after.
-pub fn worked_examples() -> Vec<(&'static str, usize, &'static str)> {
+/// The worked examples of every rule set: rules, position, hole, position after.
+pub fn worked_examples() -> Vec<(RefRules, &'static str, usize, &'static str)> {
     data_lines(include_str!("../data/worked_examples.txt"))
         .into_iter()
         .map(|f| {
-            assert_eq!(f.len(), 3, "worked_examples.txt: malformed line {f:?}");
-            (f[0], f[1].parse().unwrap(), f[2])
+            assert_eq!(f.len(), 4, "worked_examples.txt: malformed line {f:?}");
+            (RefRules::named(f[0]), f[1], f[2].parse().unwrap(), f[3])
         })
         .collect()
 }
