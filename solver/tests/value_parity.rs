@@ -10,25 +10,39 @@ use dakon_solver::rules::{parity_ceil, parity_floor, Rules};
 use dakon_solver::ruleset::{RuleSet, RulesName};
 use minimax::Minimax;
 
-#[test]
-fn every_future_gain_has_the_parity_of_the_seeds_on_the_board() {
-    for name in [RulesName::Dakon, RulesName::Kalah, RulesName::KalahEmptyCapture] {
-        for holes in 1..=4 {
-            for seeds in 1..=4 {
-                let rules = RuleSet::new(name, holes).unwrap();
-                let mut minimax = Minimax::new(rules);
-                minimax.value(&Position::start(holes, seeds).unwrap());
-                assert!(minimax.memo.len() > 1 || holes == 1, "{name} {holes}x{seeds}: a whole game tree");
-                for (key, &value) in &minimax.memo {
-                    let board = key.board(holes);
-                    let on_board = rules.seeds_on_board(&board);
-                    assert_eq!((value - on_board as i32).rem_euclid(2), 0, "{name}: {board} is worth {value}");
-                    assert_eq!(parity_floor(value, on_board), value);
-                    assert_eq!(parity_ceil(value, on_board), value);
-                }
+/// Every position of the game trees of the starts of 1 to 4 holes with 1 to 4 seeds a hole.
+fn every_future_gain_has_the_parity_of_the_seeds_on_the_board(name: RulesName) {
+    for holes in 1..=4 {
+        for seeds in 1..=4 {
+            let rules = RuleSet::new(name, holes).unwrap();
+            let mut minimax = Minimax::new(rules);
+            minimax.value(&Position::start(holes, seeds).unwrap());
+            assert!(minimax.memo.len() > 1 || holes == 1, "{name} {holes}x{seeds}: a whole game tree");
+            for (key, &value) in &minimax.memo {
+                let board = key.board(holes);
+                let on_board = rules.seeds_on_board(&board);
+                assert_eq!((value - on_board as i32).rem_euclid(2), 0, "{name}: {board} is worth {value}");
+                assert_eq!(parity_floor(value, on_board), value);
+                assert_eq!(parity_ceil(value, on_board), value);
             }
         }
     }
+}
+
+// One test per rule set, so that the test threads share the work.
+#[test]
+fn dakon_future_gains_have_the_parity_of_the_seeds_on_the_board() {
+    every_future_gain_has_the_parity_of_the_seeds_on_the_board(RulesName::Dakon);
+}
+
+#[test]
+fn kalah_future_gains_have_the_parity_of_the_seeds_on_the_board() {
+    every_future_gain_has_the_parity_of_the_seeds_on_the_board(RulesName::Kalah);
+}
+
+#[test]
+fn empty_capture_future_gains_have_the_parity_of_the_seeds_on_the_board() {
+    every_future_gain_has_the_parity_of_the_seeds_on_the_board(RulesName::KalahEmptyCapture);
 }
 
 #[test]
