@@ -107,9 +107,9 @@ impl<'s, R: Rules> Worker<'s, R> {
                 }
             }
         }
-        let key = rules.key(pos);
+        let slot = solver.table.slot(rules, pos);
         let (mut lower, mut upper, mut tt_move) = (-k, k, None);
-        if let Some(b) = solver.table.probe(&key) {
+        if let Some(b) = solver.table.probe(&slot) {
             (lower, upper, tt_move) = (b.lower as i32, b.upper as i32, b.mv);
             if lower >= beta || lower == upper {
                 return (lower, tt_move);
@@ -124,7 +124,7 @@ impl<'s, R: Rules> Worker<'s, R> {
         // middle games, whatever the seeds left).
         if let Some((v, mv)) = self.transposition_cutoff(&children, beta) {
             let v = parity_ceil(v, k as u32);
-            solver.table.store(key, Bounds { lower: v as i16, upper: upper as i16, mv: Some(mv), work: 0 });
+            solver.table.store(&slot, Bounds { lower: v as i16, upper: upper as i16, mv: Some(mv), work: 0 });
             return (v, Some(mv));
         }
         let visited_before = self.visited;
@@ -185,7 +185,7 @@ impl<'s, R: Rules> Worker<'s, R> {
             (lower, upper, tt_move) = (best, best, best_move);
         }
         let work = (64 - (self.visited - visited_before).leading_zeros()) as u8;
-        solver.table.store(key, Bounds { lower: lower as i16, upper: upper as i16, mv: tt_move, work });
+        solver.table.store(&slot, Bounds { lower: lower as i16, upper: upper as i16, mv: tt_move, work });
         (best, best_move)
     }
 
@@ -195,19 +195,19 @@ impl<'s, R: Rules> Worker<'s, R> {
     fn transposition_cutoff(&self, children: &Children<R::Position>, beta: i32) -> Option<(i32, u8)> {
         let solver = self.solver;
         let tables = solver.oracle.as_deref().map(|o| (o, o.max_seeds()));
-        let mut keys = [None; MoveList::CAPACITY];
-        for (key, child) in keys.iter_mut().zip(children.as_slice()) {
-            let child_key = solver.rules.key(&child.step.next);
-            solver.table.prefetch(child_key);
-            *key = Some(child_key);
+        let mut slots = [None; MoveList::CAPACITY];
+        for (slot, child) in slots.iter_mut().zip(children.as_slice()) {
+            let child_slot = solver.table.slot(&solver.rules, &child.step.next);
+            solver.table.prefetch(&child_slot);
+            *slot = Some(child_slot);
         }
-        children.as_slice().iter().zip(keys).find_map(|(child, key)| {
+        children.as_slice().iter().zip(slots).find_map(|(child, slot)| {
             let exact = tables
                 .filter(|&(_, max)| solver.rules.seeds_on_board(&child.step.next) <= max)
                 .and_then(|(oracle, _)| oracle.probe(&child.step.next));
             let (lower, upper) = match exact {
                 Some(v) => (v, v),
-                None => solver.table.probe(&key?).map(|b| (b.lower as i32, b.upper as i32))?,
+                None => solver.table.probe(&slot?).map(|b| (b.lower as i32, b.upper as i32))?,
             };
             let v = if child.step.same_mover { child.step.gain + lower } else { child.step.gain - upper };
             (v >= beta).then_some((v, child.mv))

@@ -182,7 +182,7 @@ pub struct MoveValue {
 pub struct Solver<R: Rules> {
     rules: R,
     oracle: Option<Arc<dyn Oracle<R>>>,
-    table: Table<R::Key>,
+    table: Table<R>,
     busy: Busy,
     /// The worker threads of every search when `config.threads > 1`; the calling thread alone
     /// otherwise.
@@ -203,7 +203,8 @@ impl<R: Rules> Solver<R> {
                 .build()
                 .expect("cannot start the search threads")
         });
-        Solver { rules, oracle, table: Table::new(config.tt_bytes), busy: Busy::new(), pool }
+        let table = Table::new(&rules, config.tt_bytes);
+        Solver { rules, oracle, table, busy: Busy::new(), pool }
     }
 
     /// The rules this solver plays by.
@@ -278,7 +279,7 @@ impl<R: Rules> Solver<R> {
         let bracket = narrow(self, pos, start, k, &budget, options.observer);
         let pv = if bracket.is_exact() { principal_variation(self, pos, bracket.lower, bracket.best_move, &budget) } else { Vec::new() };
         let best_move = pv.first().copied().or(bracket.best_move).or_else(|| {
-            let tt_move = self.table.probe(&self.rules.key(pos)).and_then(|b| b.mv);
+            let tt_move = self.table.probe(&self.table.slot(&self.rules, pos)).and_then(|b| b.mv);
             Children::new(&self.rules, pos, &moves, tt_move).as_slice().first().map(|c| c.mv)
         });
         let pv = if pv.is_empty() { best_move.into_iter().collect() } else { pv };

@@ -40,7 +40,7 @@ pub(crate) fn principal_variation<R: Rules>(
 pub(crate) fn optimal_move<R: Rules>(solver: &Solver<R>, pos: &R::Position, value: i32, budget: &Budget) -> Option<Child<R::Position>> {
     let rules = &solver.rules;
     let moves = rules.legal_moves(pos);
-    let tt_move = solver.table.probe(&rules.key(pos)).and_then(|b| b.mv);
+    let tt_move = solver.table.probe(&solver.table.slot(rules, pos)).and_then(|b| b.mv);
     for &child in Children::new(rules, pos, &moves, tt_move).as_slice() {
         let (gain, next) = (child.step.gain, &child.step.next);
         if gain + (rules.seeds_on_board(next) as i32) < value {

@@ -1,47 +1,50 @@
-//! The transposition table: proven bounds of future gains, keyed by the full lossless key.
+//! The transposition table: proven bounds of future gains, for the very board they were
+//! proven on, in a fixed memory budget.
 //!
-//! A fixed array of 64-byte buckets (one cache line), each holding three entries and a
-//! sequence number. Every entry stores the **whole** 128-bit
-//! [`Rules::Key`](crate::rules::Rules::Key), never a lossy hash alone, so a probe can only answer for the
-//! very board it was asked about: the search stays exact whatever the table size.
+//! Two layouts, chosen when the table is made (see [`Table::new`]):
+//! - **compact** (`compact`): one 64-bit word an entry, eight a 64-byte bucket. A board is
+//!   numbered losslessly by its *short code* (`code`: boards with fewer seeds plus its perfect
+//!   index in its tier, scrambled by a bijection); the code's low bits choose the bucket and
+//!   the entry keeps the rest as its tag, beside the bounds as parity offsets, the move and
+//!   the work;
+//! - **wide** (`wide`): three entries a bucket, each with the whole 128-bit
+//!   [`Rules::Key`](crate::rules::Rules::Key), under a seqlock: for the rule sets whose
+//!   standard boards do not fit a short code of the table's width (8 and 9 holes).
 //!
-//! An entry is the key (16 bytes) and one 32-bit word of bounds, best move and work; a
-//! bucket is its sequence number, the three words and the three keys:
+//! A compact table keeps a small wide table beside it (a sixteenth of the memory, touched
+//! only by boards above the code's ceiling, e.g. Kalah(6,10)): every board has a place.
 //!
-//! ```text
-//! byte 0   4        16                                 64
-//!      | seq | data×3 | key 0 (16) | key 1 (16) | key 2 (16) |
-//! ```
+//! # Why a probe never answers for another board
 //!
-//! Thread safety and its trade-offs (a *seqlock* per bucket): a writer takes the bucket by
-//! turning its sequence number odd with one compare-and-swap, **never waiting**: a bucket held
-//! by another thread drops the store. A reader takes no lock at all: it reads the sequence
-//! number, the entries and the sequence number again, and reports a miss if a writer held or
-//! changed the bucket meanwhile. So a probe is plain loads, which the processor overlaps (the
-//! enhanced transposition cutoff probes every child of a node), where a lock taken by every
-//! probe would serialise those cache misses; and a torn entry can never be read. A lost
-//! store or a missed probe only costs the search some work, never correctness, and no thread
-//! ever blocks or spins. Compared with a concurrent hash map it has a fixed memory budget and
-//! no allocation.
+//! In the compact layout two boards share a bucket and a tag only if their scrambled codes
+//! are equal (bucket = low bits, tag = all the other bits of the code, which is below
+//! `2^(bucket bits + tag bits)`), hence only if their codes are equal (the scrambling is a
+//! bijection), hence only if they are the same board (the code is the perfect index, one
+//! number per board). So there is no tag collision at all: a probe that finds its tag has
+//! found the bounds proven for its own board, and every exact result stays exact whatever the
+//! table's size. In the wide layout the whole key is compared. Each compact entry is a
+//! single atomic word, so a probe never sees half of one store and half of another; the wide
+//! layout's seqlock gives the same.
 //!
-//! Replacement: the first entry of a bucket keeps the result that cost the most work (log2 of
-//! the nodes spent proving it), the other two take everything else, the cheaper one giving
-//! way; a new result for a key already present updates its entry in place. Bounds outside
-//! what the 32-bit word holds (beyond ±511) are simply not stored.
+//! What can be lost is only work: a store dropped (bounds that do not fit an entry, a wide
+//! bucket held by another writer) or an entry displaced.
 //!
-//! Measured (Kalah(6,4) start, 1 thread, 1 GiB, the galloping driver of the time, AMD EPYC):
-//! two 32-byte entries per bucket under a one-byte try-lock taken by every probe, in 4 KiB
-//! pages: 288.5 M nodes in 253 s; this table (three entries, seqlock, the children's buckets
-//! prefetched before the enhanced transposition cutoff probes them, huge pages as
-//! `search::memory` asks): 224.6 M nodes in 163 s, 0.73 µs a node instead of 0.88 µs.
+//! Measured (Kalah(6,4) start, 1 thread, `--no-tables`; see the commit for the machine):
+//! see [`Table::new`].
 
-use std::hash::{Hash, Hasher};
+mod code;
+mod compact;
+mod wide;
+
 use std::marker::PhantomData;
-use std::sync::atomic::{fence, AtomicU32, AtomicU64, Ordering};
 
-use crate::memory::ZeroedMemory;
+use crate::rules::Rules;
+use code::ShortCode;
+use compact::Compact;
+pub(crate) use wide::hash;
+use wide::Wide;
 
-/// What the table knows about one key: proven bounds of its future gain and the move that
+/// What the table knows about one board: proven bounds of its future gain and the move that
 /// proved the lower bound.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Bounds {
@@ -55,289 +58,186 @@ pub(crate) struct Bounds {
     pub work: u8,
 }
 
-/// An unused entry: all zero, so that a table can be allocated zeroed (the system then maps
-/// its memory lazily and creating even a large table costs nothing); packed bounds always set
-/// [`IN_USE`].
-const EMPTY: u32 = 0;
-const IN_USE: u32 = 1 << 31;
-/// Bits of each bound (two's complement), of the move and of the work in a packed word.
-const BOUND_BITS: u32 = 10;
-const MOVE_BITS: u32 = 5;
-const NO_MOVE: u32 = (1 << MOVE_BITS) - 1;
-const WORK_MAX: u8 = 63;
-
-impl Bounds {
-    /// The bounds as one word: lower (bits 0..10), upper (10..20), move (20..25), work
-    /// (25..31), in use (31); `None` if a bound or the move does not fit.
-    fn pack(self) -> Option<u32> {
-        let limit = 1i16 << (BOUND_BITS - 1);
-        let fits = |v: i16| (-limit..limit).contains(&v);
-        let mv = match self.mv {
-            Some(mv) if (mv as u32) < NO_MOVE => mv as u32,
-            Some(_) => return None,
-            None => NO_MOVE,
-        };
-        let field = |v: i16| (v as u32) & ((1 << BOUND_BITS) - 1);
-        (fits(self.lower) && fits(self.upper)).then(|| {
-            field(self.lower)
-                | field(self.upper) << BOUND_BITS
-                | mv << (2 * BOUND_BITS)
-                | (self.work.min(WORK_MAX) as u32) << (2 * BOUND_BITS + MOVE_BITS)
-                | IN_USE
-        })
-    }
-
-    fn unpack(word: u32) -> Bounds {
-        let shift = 32 - BOUND_BITS;
-        let bound = |at: u32| (((word >> at) << shift) as i32 >> shift) as i16;
-        let mv = (word >> (2 * BOUND_BITS)) & NO_MOVE;
-        Bounds {
-            lower: bound(0),
-            upper: bound(BOUND_BITS),
-            mv: (mv != NO_MOVE).then_some(mv as u8),
-            work: ((word >> (2 * BOUND_BITS + MOVE_BITS)) as u8) & WORK_MAX,
-        }
-    }
-
-    fn work_of(word: u32) -> u8 {
-        ((word >> (2 * BOUND_BITS + MOVE_BITS)) as u8) & WORK_MAX
-    }
+/// Where a board's entry lives: worked out once per board, then used to prefetch, probe and
+/// store.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Slot {
+    /// In the compact table: bucket, tag and the seeds on the board.
+    Compact { bucket: usize, tag: u64, seeds: u32 },
+    /// In the wide table, under the whole key.
+    Wide(u128),
 }
 
-/// Entries per bucket.
-const WAYS: usize = 3;
-
-#[repr(C, align(64))]
-struct Bucket {
-    /// Even while no writer holds the bucket, odd while one does.
-    seq: AtomicU32,
-    /// Packed bounds of each entry, [`EMPTY`] when unused.
-    data: [AtomicU32; WAYS],
-    /// Each entry's key, low word first.
-    keys: [[AtomicU64; 2]; WAYS],
+/// The compact table with the numbering of its boards.
+struct Coded {
+    code: ShortCode,
+    table: Compact,
 }
 
-const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
-
-impl Bucket {
-    #[inline]
-    fn holds(&self, i: usize, key: [u64; 2]) -> bool {
-        self.keys[i][0].load(Ordering::Relaxed) == key[0] && self.keys[i][1].load(Ordering::Relaxed) == key[1]
-    }
-
-    #[inline]
-    fn set(&self, i: usize, key: [u64; 2], data: u32) {
-        self.keys[i][0].store(key[0], Ordering::Relaxed);
-        self.keys[i][1].store(key[1], Ordering::Relaxed);
-        self.data[i].store(data, Ordering::Relaxed);
-    }
+/// A fixed-size, thread-safe table of proven bounds for the boards of one rule set.
+pub(crate) struct Table<R> {
+    compact: Option<Coded>,
+    wide: Wide,
+    rules: PhantomData<fn(&R)>,
 }
 
-/// A fixed-size, thread-safe table of proven bounds for keys of type `K`.
-pub(crate) struct Table<K> {
-    /// The buckets' memory: zeroed, mapped as it is used.
-    memory: ZeroedMemory,
-    mask: usize,
-    key: PhantomData<K>,
-}
+/// The wide table beside a compact one is this fraction of it.
+const OVERFLOW_SHARE: usize = 16;
 
-impl<K: Copy + Into<u128>> Table<K> {
-    /// A table of at most `bytes` bytes (rounded down to a power of two buckets, at least
-    /// one), in memory that costs nothing until it is used (see `search::memory`).
+impl<R: Rules> Table<R> {
+    /// A table of at most `bytes` bytes (a power of two 64-byte buckets) for the boards of
+    /// `rules`, plus, in the compact layout, a wide table of a sixteenth of that for boards
+    /// above the short code's ceiling (mapped only as it is used: unused, it costs nothing).
+    ///
+    /// The layout is compact when the short code covers the standard start of the board
+    /// (as many seeds a hole as holes a row: 2 n² seeds on 2 n holes), else wide.
     ///
     /// # Panics
     /// Aborts through [`std::alloc::handle_alloc_error`] if the memory cannot be allocated.
-    pub fn new(bytes: usize) -> Self {
-        let size = std::mem::size_of::<Bucket>();
-        let wanted = (bytes / size).max(1);
-        let count = if wanted.is_power_of_two() { wanted } else { wanted.next_power_of_two() / 2 };
-        // All-zero bytes are a valid bucket: sequence number even, every entry EMPTY.
-        Table { memory: ZeroedMemory::new(count.checked_mul(size).expect("table size overflows")), mask: count - 1, key: PhantomData }
+    pub fn new(rules: &R, bytes: usize) -> Self {
+        let table = Compact::new(bytes);
+        // A tier of one seed holds one board per hole.
+        let holes = rules.tier_size(1) as u32;
+        let standard = holes * holes / 2;
+        match ShortCode::new(rules, table.code_width()) {
+            Some(code) if code.ceiling() >= standard => {
+                let wide = Wide::new(table.bytes() / OVERFLOW_SHARE);
+                Table { compact: Some(Coded { code, table }), wide, rules: PhantomData }
+            }
+            _ => {
+                drop(table);
+                Table { compact: None, wide: Wide::new(bytes), rules: PhantomData }
+            }
+        }
     }
 
-    #[inline]
-    fn buckets(&self) -> *const Bucket {
-        self.memory.as_ptr() as *const Bucket
-    }
-
-    /// Bytes used by the table.
+    /// Bytes of the table (both layouts' in a compact table).
     pub fn bytes(&self) -> usize {
-        (self.mask + 1) * std::mem::size_of::<Bucket>()
+        self.compact.as_ref().map_or(0, |c| c.table.bytes()) + self.wide.bytes()
     }
 
-    /// The key as two words, and its bucket.
+    /// Whether the table is of the compact layout.
+    #[cfg(test)]
+    pub fn is_compact(&self) -> bool {
+        self.compact.is_some()
+    }
+
+    /// Where the entry of `pos` lives.
     #[inline]
-    fn locate(&self, key: K) -> ([u64; 2], &Bucket) {
-        let key: u128 = key.into();
-        // SAFETY: the index is at most `mask`, and `mask + 1` buckets were allocated.
-        let bucket = unsafe { &*self.buckets().add((hash(&key) as usize) & self.mask) };
-        ([key as u64, (key >> 64) as u64], bucket)
+    pub fn slot(&self, rules: &R, pos: &R::Position) -> Slot {
+        if let Some(coded) = &self.compact {
+            let seeds = rules.seeds_on_board(pos);
+            if let Some(code) = coded.code.code(rules, pos, seeds) {
+                let (bucket, tag) = coded.table.locate(code);
+                return Slot::Compact { bucket, tag, seeds };
+            }
+        }
+        Slot::Wide(rules.key(pos).into())
     }
 
-    /// Asks the processor to bring `key`'s bucket into the cache (a probe soon after then
+    /// The compact table, which every [`Slot::Compact`] comes from.
+    #[inline]
+    fn compact(&self) -> &Compact {
+        &self.compact.as_ref().expect("a compact slot comes from a compact table").table
+    }
+
+    /// Asks the processor to bring the slot's bucket into the cache (a probe soon after then
     /// finds it there).
     #[inline]
-    pub fn prefetch(&self, key: K) {
-        let (_, bucket) = self.locate(key);
-        crate::prefetch::prefetch(bucket);
-    }
-
-    /// The bounds stored for `key`, if any (a bucket that a writer holds or changes meanwhile
-    /// counts as a miss).
-    #[inline]
-    pub fn probe(&self, key: &K) -> Option<Bounds> {
-        let (key, bucket) = self.locate(*key);
-        let before = bucket.seq.load(Ordering::Acquire);
-        if before & 1 != 0 {
-            return None;
-        }
-        let mut found = EMPTY;
-        for i in 0..WAYS {
-            let data = bucket.data[i].load(Ordering::Relaxed);
-            if data != EMPTY && bucket.holds(i, key) {
-                found = data;
-            }
-        }
-        // The entry read is whole only if no writer came in between (a seqlock's read side).
-        fence(Ordering::Acquire);
-        (found != EMPTY && bucket.seq.load(Ordering::Relaxed) == before).then(|| Bounds::unpack(found))
-    }
-
-    /// Stores `bounds` for `key` (dropped if another thread holds the bucket, or if the
-    /// bounds do not fit an entry).
-    #[inline]
-    pub fn store(&self, key: K, bounds: Bounds) {
-        let Some(data) = bounds.pack() else { return };
-        let (key, bucket) = self.locate(key);
-        let before = bucket.seq.load(Ordering::Relaxed);
-        if before & 1 != 0 || bucket.seq.compare_exchange(before, before.wrapping_add(1), Ordering::Acquire, Ordering::Relaxed).is_err() {
-            return;
-        }
-        // No entry written below becomes visible before the odd sequence number.
-        fence(Ordering::Release);
-        let words: [u32; WAYS] = std::array::from_fn(|i| bucket.data[i].load(Ordering::Relaxed));
-        if let Some(i) = (0..WAYS).find(|&i| words[i] != EMPTY && bucket.holds(i, key)) {
-            bucket.data[i].store(data, Ordering::Relaxed);
-        } else {
-            // The entry that gives way: an empty one, else the one that cost least.
-            let victim = (1..WAYS).min_by_key(|&i| if words[i] == EMPTY { -1 } else { Bounds::work_of(words[i]) as i32 }).unwrap_or(0);
-            if words[0] == EMPTY || Bounds::work_of(words[0]) <= bounds.work.min(WORK_MAX) {
-                // The first entry keeps the costliest result; the one it displaces moves down.
-                if victim != 0 {
-                    let displaced = [bucket.keys[0][0].load(Ordering::Relaxed), bucket.keys[0][1].load(Ordering::Relaxed)];
-                    bucket.set(victim, displaced, words[0]);
-                }
-                bucket.set(0, key, data);
-            } else {
-                bucket.set(victim, key, data);
-            }
-        }
-        bucket.seq.store(before.wrapping_add(2), Ordering::Release);
-    }
-}
-
-/// A fast, well-mixed 64-bit hash of a key (for the bucket index, never for identity).
-#[inline]
-pub(crate) fn hash<K: Hash>(key: &K) -> u64 {
-    let mut hasher = Mix(0);
-    key.hash(&mut hasher);
-    hasher.finish()
-}
-
-/// Multiply-xorshift mixing of 64-bit words, finished with the MurmurHash3 finaliser.
-struct Mix(u64);
-
-impl Hasher for Mix {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
+    pub fn prefetch(&self, slot: &Slot) {
+        match *slot {
+            Slot::Compact { bucket, .. } => self.compact().prefetch(bucket),
+            Slot::Wide(key) => self.wide.prefetch(key),
         }
     }
 
+    /// The bounds stored for the slot's board, if any.
     #[inline]
-    fn write_u64(&mut self, word: u64) {
-        self.0 = (self.0 ^ word).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+    pub fn probe(&self, slot: &Slot) -> Option<Bounds> {
+        match *slot {
+            Slot::Compact { bucket, tag, seeds } => self.compact().probe(bucket, tag, seeds),
+            Slot::Wide(key) => self.wide.probe(key),
+        }
     }
 
+    /// Stores `bounds` (each of the parity of the seeds on the board, within `±seeds`) for
+    /// the slot's board; dropped if they do not fit an entry.
     #[inline]
-    fn write_u128(&mut self, word: u128) {
-        self.write_u64(word as u64);
-        self.write_u64((word >> 64) as u64);
-    }
-
-    #[inline]
-    fn finish(&self) -> u64 {
-        let mut h = self.0;
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-        h ^ (h >> 33)
+    pub fn store(&self, slot: &Slot, bounds: Bounds) {
+        match *slot {
+            Slot::Compact { bucket, tag, seeds } => self.compact().store(bucket, tag, seeds, bounds),
+            Slot::Wide(key) => self.wide.store(key, bounds),
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dakon::Position;
+    use crate::kalah::{CaptureRule, Kalah};
 
-    #[test]
-    fn stores_and_finds_bounds_by_full_key() {
-        let table = Table::<u128>::new(1 << 12);
-        let bounds = Bounds { lower: -3, upper: 7, mv: Some(2), work: 5 };
-        table.store(42, bounds);
-        assert_eq!(table.probe(&42), Some(bounds));
-        assert_eq!(table.probe(&43), None);
+    /// Bounds that differ from board to board: what a board's own entry must answer.
+    fn bounds_of(rules: &Kalah, pos: &Position) -> Bounds {
+        let (k, index) = (rules.seeds_on_board(pos) as i64, rules.index(pos) as i64);
+        let lower = -k + 2 * (index % (k + 1));
+        Bounds { lower: lower as i16, upper: k as i16, mv: Some((index % 9) as u8), work: (index % 32) as u8 }
+    }
+
+    /// Every board of `holes` holes a row with `seeds` seeds.
+    fn boards(rules: &Kalah, seeds: std::ops::RangeInclusive<u32>) -> Vec<Position> {
+        seeds.flat_map(|s| (0..rules.tier_size(s)).map(move |i| rules.position_at(s, i))).collect()
     }
 
     #[test]
-    fn packs_every_bound_move_and_work_it_can_hold() {
-        for lower in [-511i16, -256, -1, 0, 1, 255, 511] {
-            for upper in [-511i16, 0, 511] {
-                for mv in [None, Some(0u8), Some(15), Some(30)] {
-                    for work in [0u8, 1, 63] {
-                        let b = Bounds { lower, upper, mv, work };
-                        assert_eq!(Bounds::unpack(b.pack().unwrap()), b);
-                    }
-                }
-            }
-        }
-        let b = Bounds { lower: 0, upper: 0, mv: None, work: 64 };
-        assert_eq!(Bounds::unpack(b.pack().unwrap()).work, 63, "work saturates");
-        for bad in [
-            Bounds { lower: -513, upper: 0, mv: None, work: 0 },
-            Bounds { lower: 0, upper: 512, mv: None, work: 0 },
-            Bounds { lower: 0, upper: 0, mv: Some(31), work: 0 },
+    fn a_board_finds_every_field_it_stored() {
+        let rules = Kalah::new(6, CaptureRule::FacingSeeds).unwrap();
+        let table = Table::new(&rules, 1 << 20);
+        assert!(table.is_compact());
+        let start = Position::start(6, 4).unwrap();
+        for bounds in [
+            Bounds { lower: -48, upper: 48, mv: None, work: 0 },
+            Bounds { lower: 8, upper: 8, mv: Some(5), work: 31 },
+            Bounds { lower: -2, upper: 30, mv: Some(0), work: 17 },
         ] {
-            assert_eq!(bad.pack(), None);
+            table.store(&table.slot(&rules, &start), bounds);
+            assert_eq!(table.probe(&table.slot(&rules, &start)), Some(bounds));
+        }
+        let other = rules.play(&start, rules.legal_moves(&start).as_slice()[0]).next;
+        assert_eq!(table.probe(&table.slot(&rules, &other)), None);
+    }
+
+    #[test]
+    fn boards_sharing_buckets_never_answer_for_each_other() {
+        // One bucket of eight entries, 3 holes a row: the 924 boards of up to 6 seeds fight over it.
+        let rules = Kalah::new(3, CaptureRule::FacingSeeds).unwrap();
+        let table = Table::new(&rules, 64);
+        assert!(table.is_compact());
+        let boards = boards(&rules, 0..=6);
+        for pos in &boards {
+            table.store(&table.slot(&rules, pos), bounds_of(&rules, pos));
+            let answers = boards.iter().filter_map(|p| table.probe(&table.slot(&rules, p)).map(|b| (p, b))).collect::<Vec<_>>();
+            assert!(answers.iter().all(|(p, b)| *b == bounds_of(&rules, p)));
+            assert!(answers.iter().any(|(p, _)| *p == pos), "the newest entry is kept");
         }
     }
 
     #[test]
-    fn bounds_too_wide_for_an_entry_are_not_stored() {
-        let table = Table::<u128>::new(1 << 12);
-        table.store(7, Bounds { lower: -600, upper: 600, mv: None, work: 1 });
-        assert_eq!(table.probe(&7), None);
-    }
-
-    #[test]
-    fn concurrent_writers_never_make_a_probe_see_a_torn_entry() {
-        // Each key's bounds are a function of the key; two threads hammer one tiny table.
-        let table = Table::<u128>::new(256);
-        let bounds_of =
-            |key: u128| Bounds { lower: (key % 500) as i16, upper: (key % 500) as i16, mv: Some((key % 16) as u8), work: (key % 60) as u8 };
+    fn concurrent_writers_and_readers_never_see_a_torn_or_foreign_entry() {
+        let rules = Kalah::new(3, CaptureRule::FacingSeeds).unwrap();
+        // Four buckets for thousands of boards: every store displaces another board.
+        let table = Table::new(&rules, 256);
+        let boards = boards(&rules, 0..=9);
         std::thread::scope(|scope| {
-            for thread in 0..2u128 {
-                let table = &table;
+            for thread in 0..2 {
+                let (table, boards, rules) = (&table, &boards, &rules);
                 scope.spawn(move || {
-                    for round in 0..200_000u128 {
-                        let key = (round * 2 + thread) % 1000 | (round % 3) << 100;
-                        table.store(key, bounds_of(key));
-                        let other = (round * 7 + 1) % 1000 | (round % 3) << 100;
-                        if let Some(b) = table.probe(&other) {
-                            assert_eq!(b, bounds_of(other));
+                    for round in 0..100_000usize {
+                        let pos = &boards[(round * 2 + thread) % boards.len()];
+                        table.store(&table.slot(rules, pos), bounds_of(rules, pos));
+                        let other = &boards[(round * 7 + 1) % boards.len()];
+                        if let Some(b) = table.probe(&table.slot(rules, other)) {
+                            assert_eq!(b, bounds_of(rules, other));
                         }
                     }
                 });
@@ -346,16 +246,28 @@ mod tests {
     }
 
     #[test]
-    fn a_one_bucket_table_never_confuses_keys() {
-        let table = Table::<u128>::new(1);
-        for key in 0..100u128 {
-            table.store(key, Bounds { lower: key as i16, upper: key as i16, mv: None, work: (key % 7) as u8 });
-        }
-        for key in 0..100u128 {
-            if let Some(b) = table.probe(&key) {
-                assert_eq!(b.lower, key as i16);
-            }
-        }
-        assert!(table.probe(&99).is_some(), "the newest entry is kept");
+    fn large_boards_fall_back_to_whole_keys() {
+        // 9 holes a row: the standard start's 162 seeds exceed what a compact entry serves.
+        let rules = Kalah::new(9, CaptureRule::FacingSeeds).unwrap();
+        let table = Table::new(&rules, 1 << 20);
+        assert!(!table.is_compact());
+        let start = Position::start(9, 9).unwrap();
+        let slot = table.slot(&rules, &start);
+        assert!(matches!(slot, Slot::Wide(_)));
+        let bounds = Bounds { lower: -100, upper: 162, mv: Some(8), work: 40 };
+        table.store(&slot, bounds);
+        assert_eq!(table.probe(&slot), Some(bounds));
+        assert_eq!(table.probe(&table.slot(&rules, &rules.play(&start, rules.legal_moves(&start).as_slice()[0]).next)), None);
+
+        // A compact table keeps boards above its code's ceiling (192 seeds, 16 a hole) in its wide
+        // part.
+        let rules = Kalah::new(6, CaptureRule::FacingSeeds).unwrap();
+        let table = Table::new(&rules, 1 << 20);
+        let crowded = Position::start(6, 16).unwrap();
+        let slot = table.slot(&rules, &crowded);
+        assert!(table.is_compact() && matches!(slot, Slot::Wide(_)));
+        let bounds = Bounds { lower: 0, upper: 192, mv: None, work: 3 };
+        table.store(&slot, bounds);
+        assert_eq!(table.probe(&slot), Some(bounds));
     }
 }
