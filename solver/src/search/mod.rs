@@ -5,8 +5,8 @@
 //! - `alphabeta`: the fail-soft negamax of one thread, with the turn structure of sowing
 //!   games (no negation across an extra move) and cuts from the seeds left on the board; its
 //!   doc comment states the exact return-value contract;
-//! - `tt`: the shared transposition table of proven bounds, keyed by the full lossless key,
-//!   with a fixed memory budget;
+//! - `tt`: the shared transposition table of proven bounds, each entry identifying its board
+//!   losslessly (a short code's bucket and tag, or the whole key), in a fixed memory budget;
 //! - `ordering`: table move, extra moves, then biggest gains first, then the moves that
 //!   refuted most positions so far (a history per worker), and enhanced transposition cutoffs
 //!   in `alphabeta`;
@@ -123,8 +123,8 @@ pub struct SolveOptions<'a> {
 pub struct Config {
     /// Worker threads (1 or more).
     pub threads: usize,
-    /// Transposition table size in bytes (rounded down to a power of two of 64-byte buckets,
-    /// three entries each).
+    /// Transposition table size in bytes (rounded down to a power of two of 64-byte buckets;
+    /// see `search::tt` for the layouts).
     pub tt_bytes: usize,
 }
 
