@@ -35,7 +35,7 @@ fn version_2_files_and_compact_tiers_hold_the_values_of_version_1_files() {
             assert_eq!((old_file.header().version, new_file.header().version), (1, 2), "{name} tier {k}");
             let old = old_file.read_values(&rules, &lower).unwrap();
             assert_eq!(new_file.read_values(&rules, &lower).unwrap(), old, "{name} tier {k}");
-            for compact in [new_file.read_compact(&rules, &lower).unwrap(), old_file.read_compact(&rules, &lower).unwrap(), CompactTier::from_values(k, &old)] {
+            for compact in [new_file.read_compact(&rules, &lower).unwrap(), old_file.read_compact(&rules, &lower).unwrap(), CompactTier::from_values(k, &old).unwrap()] {
                 assert_eq!(compact.entries(), old.len() as u64);
                 for (index, &value) in old.iter().enumerate() {
                     assert_eq!(compact.value_at(index as u64), value as i8, "{name} tier {k} index {index}");

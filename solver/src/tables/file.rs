@@ -169,7 +169,8 @@ impl TableFile {
     pub fn read_compact<R: Rules, T: TierValues>(&self, rules: &R, lower: &[T]) -> Result<CompactTier, TableError> {
         let seeds = self.header.seeds;
         if self.header.version == VERSION_1 {
-            return Ok(CompactTier::from_values(seeds, &self.read_values(rules, lower)?));
+            let values = self.read_values(rules, lower)?;
+            return CompactTier::from_values(seeds, &values).map_err(|e| TableError::corrupt(&self.path, e.to_string()));
         }
         let group = self.header.block_entries as usize;
         if group % LINE_POSITIONS != 0 {
@@ -180,7 +181,7 @@ impl TableFile {
         let tier = CompactTier::assemble(seeds, self.header.entries, group, |block, lines| {
             let values = self.block_values(rules, &data, block, lower)?;
             checksums[block].store(format::checksum(&values), Ordering::Relaxed);
-            Ok(pack_lines(seeds, &values, lines))
+            pack_lines(seeds, block * group, &values, lines).map_err(|e| TableError::corrupt(&self.path, e.to_string()))
         })?;
         let checksums: Vec<u64> = checksums.into_iter().map(AtomicU64::into_inner).collect();
         self.check_values(format::block_digest(&checksums))?;

@@ -22,7 +22,7 @@ mod residual;
 mod retrograde;
 
 pub use builder::{build_tiers, BuildOptions, BuildReport, TierReport};
-pub use compact::{CompactTier, TierValues, LINE_POSITIONS};
+pub use compact::{CompactTier, TierValues, WrongParity, LINE_POSITIONS};
 pub use error::TableError;
 pub use file::{write_table, TableFile};
 pub use name::{file_name, tier_path, EXTENSION};
