@@ -21,6 +21,7 @@
 
 use rayon::prelude::*;
 
+use crate::memory::ZeroedMemory;
 use crate::prefetch::prefetch;
 
 /// Positions per line: 7 words of 21 codes.
@@ -80,7 +81,7 @@ impl<T: TierValues + ?Sized> TierValues for &T {
 pub struct CompactTier {
     seeds: u32,
     entries: u64,
-    lines: Vec<Line>,
+    lines: Lines,
     /// Nibbles (tiers up to [`NIBBLE_TIERS`]) or values.
     exceptions: Vec<u8>,
 }
@@ -115,7 +116,7 @@ impl CompactTier {
         pack: impl Fn(usize, &mut [Line]) -> Result<Exceptions, E> + Sync,
     ) -> Result<CompactTier, E> {
         debug_assert_eq!(group % LINE_POSITIONS, 0);
-        let mut lines = vec![Line::default(); (entries as usize).div_ceil(LINE_POSITIONS)];
+        let mut lines = Lines::zeroed((entries as usize).div_ceil(LINE_POSITIONS));
         let per_group = group / LINE_POSITIONS;
         let parts: Vec<Exceptions> = lines.par_chunks_mut(per_group).enumerate().map(|(g, out)| pack(g, out)).collect::<Result<_, E>>()?;
         let mut first = 0u64;
@@ -168,6 +169,64 @@ impl TierValues for CompactTier {
     #[inline]
     fn prefetch(&self, index: u64) {
         prefetch(self.lines.as_ptr().wrapping_add((index / LINE_POSITIONS as u64) as usize));
+    }
+}
+
+/// The lines of a tier, in zeroed memory advised for huge pages (as the transposition table's):
+/// probes read them at random, and 4 KiB pages would add a page walk to most of them.
+struct Lines {
+    memory: Option<ZeroedMemory>,
+    len: usize,
+}
+
+impl Lines {
+    fn zeroed(len: usize) -> Lines {
+        let memory = (len > 0).then(|| ZeroedMemory::new(len * std::mem::size_of::<Line>()));
+        Lines { memory, len }
+    }
+}
+
+impl std::ops::Deref for Lines {
+    type Target = [Line];
+    fn deref(&self) -> &[Line] {
+        match &self.memory {
+            // SAFETY: the region holds `len` lines, aligned to 64 bytes; all-zero bytes are a valid
+            // `Line`, and `&self` keeps the region alive and unwritten for the borrow.
+            Some(memory) => unsafe { std::slice::from_raw_parts(memory.as_ptr() as *const Line, self.len) },
+            None => &[],
+        }
+    }
+}
+
+impl std::ops::DerefMut for Lines {
+    fn deref_mut(&mut self) -> &mut [Line] {
+        match &self.memory {
+            // SAFETY: as for `deref`, and `&mut self` makes the borrow exclusive.
+            Some(memory) => unsafe { std::slice::from_raw_parts_mut(memory.as_ptr() as *mut Line, self.len) },
+            None => &mut [],
+        }
+    }
+}
+
+impl Clone for Lines {
+    fn clone(&self) -> Lines {
+        let mut copy = Lines::zeroed(self.len);
+        copy.copy_from_slice(self);
+        copy
+    }
+}
+
+impl PartialEq for Lines {
+    fn eq(&self, other: &Lines) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for Lines {}
+
+impl std::fmt::Debug for Lines {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} lines", self.len)
     }
 }
 
