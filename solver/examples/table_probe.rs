@@ -30,6 +30,19 @@ fn median_ns<P>(positions: &[P], rounds: usize, probes: [&dyn Fn(&P) -> i32; 2])
     })
 }
 
+/// `len` zeroed bytes, their 2 MiB-aligned interior advised for huge pages before any is touched.
+fn huge_page_bytes(len: usize) -> Vec<u8> {
+    const HUGE_PAGE: usize = 2 << 20;
+    let mut bytes = vec![0u8; len];
+    let skip = bytes.as_mut_ptr().align_offset(HUGE_PAGE).min(len);
+    let advised = (len - skip) / HUGE_PAGE * HUGE_PAGE;
+    if advised > 0 {
+        // SAFETY: advice on part of our own fresh allocation; it changes only how it is backed.
+        unsafe { libc::madvise(bytes.as_mut_ptr().add(skip) as *mut libc::c_void, advised, libc::MADV_HUGEPAGE) };
+    }
+    bytes
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let usage = "usage: table_probe DIR HOLES TIER [PROBES]";
@@ -44,8 +57,16 @@ fn main() {
     let load = started.elapsed().as_secs_f64();
     let tiers = tables.loaded_tiers();
     assert_eq!(tiers.len(), tier as usize + 1, "tiers 0..={tier} in {}", dir.display());
-    // The byte a position that the reader held before the compact tiers.
-    let bytes: Vec<Vec<u8>> = tiers.iter().map(|t| (0..t.entries()).map(|i| t.value_at(i) as u8).collect()).collect();
+    // The byte a position that the reader held before the compact tiers, in huge pages as
+    // it was (`memory::zeroed_bytes`).
+    let bytes: Vec<Vec<u8>> = tiers
+        .iter()
+        .map(|t| {
+            let mut values = huge_page_bytes(t.entries() as usize);
+            values.iter_mut().enumerate().for_each(|(i, v)| *v = t.value_at(i as u64) as u8);
+            values
+        })
+        .collect();
 
     let mut state = 0x9E37_79B9_7F4A_7C15u64;
     let positions: Vec<_> = (0..probes)

@@ -7,13 +7,15 @@
 //! `u - u0` in `0..=6`; code 7 (an *escape*) says the value is in the exception list. A line:
 //!
 //! ```text
-//! word 0      bits 0..8: base u0; bits 8..64: index in `exceptions` of the line's first escape
+//! word 0      bits 0..8: base u0; bits 8..64: index of the line's first escape in its group's
+//!             exceptions
 //! words 1..8  21 codes of 3 bits each (bit 63 unused): position 21·(w-1) + j at bits 3j..3j+3
 //! ```
 //!
 //! A probe reads one line (one cache line, aligned); an escape also counts the escapes before it
 //! in the line (a mask and a popcount per word, at most 7) and reads the exception, so every
-//! probe is O(1). The exceptions are in index order. Up to tier 22 an exception is a nibble
+//! probe is O(1). Lines come in groups (a file block's worth, decoded in parallel), each with
+//! its exceptions, in index order, so that loading never holds a second copy. Up to tier 22 an exception is a nibble
 //! (two a byte, the lower first): the rank of `u` among the units outside the line's window,
 //! `u` below the base and `u - 7` above it (at most 16 of them); above tier 22 it is a byte,
 //! the value itself. Measured on Dakon's 7-hole tier 16, 7.6 % of the positions are
@@ -82,8 +84,10 @@ pub struct CompactTier {
     seeds: u32,
     entries: u64,
     lines: Lines,
-    /// Nibbles (tiers up to [`NIBBLE_TIERS`]) or values.
-    exceptions: Vec<u8>,
+    /// Lines per group.
+    group_lines: usize,
+    /// Each group's exceptions: nibbles (tiers up to [`NIBBLE_TIERS`]) or values.
+    exceptions: Vec<Box<[u8]>>,
 }
 
 /// The escapes of one code word, as bit 0 of each code that is 7.
@@ -105,7 +109,7 @@ impl CompactTier {
 
     /// Builds a tier of `entries` values from groups of `group` values (a multiple of
     /// [`LINE_POSITIONS`]), packed in parallel: `pack(g, lines)` fills the lines of group `g`
-    /// (with exception indices counted from the group's first) and returns its exceptions.
+    /// and returns its exceptions ([`pack_lines`]).
     ///
     /// # Errors
     /// The first error `pack` returns.
@@ -118,15 +122,8 @@ impl CompactTier {
         debug_assert_eq!(group % LINE_POSITIONS, 0);
         let mut lines = Lines::zeroed((entries as usize).div_ceil(LINE_POSITIONS));
         let per_group = group / LINE_POSITIONS;
-        let parts: Vec<Exceptions> = lines.par_chunks_mut(per_group).enumerate().map(|(g, out)| pack(g, out)).collect::<Result<_, E>>()?;
-        let mut first = 0u64;
-        for (out, part) in lines.chunks_mut(per_group).zip(&parts) {
-            out.iter_mut().for_each(|line| line.0[0] += first << 8);
-            first += part.0.len() as u64;
-        }
-        let all: Vec<u8> = parts.into_iter().flat_map(|part| part.0).collect();
-        let exceptions = if seeds <= NIBBLE_TIERS { all.chunks(2).map(|pair| pair[0] | pair.get(1).map_or(0, |high| high << 4)).collect() } else { all };
-        Ok(CompactTier { seeds, entries, lines, exceptions })
+        let exceptions = lines.par_chunks_mut(per_group).enumerate().map(|(g, out)| pack(g, out).map(|e| e.0)).collect::<Result<_, E>>()?;
+        Ok(CompactTier { seeds, entries, lines, group_lines: per_group, exceptions })
     }
 
     /// Positions in the tier.
@@ -136,7 +133,7 @@ impl CompactTier {
 
     /// Bytes of memory the tier holds (lines and exceptions).
     pub fn bytes(&self) -> u64 {
-        (self.lines.len() * std::mem::size_of::<Line>() + self.exceptions.len()) as u64
+        (self.lines.len() * std::mem::size_of::<Line>() + self.exceptions.iter().map(|e| e.len()).sum::<usize>()) as u64
     }
 
     /// The bytes the lines of a tier of `entries` positions take (the exceptions come on top).
@@ -148,7 +145,8 @@ impl CompactTier {
 impl TierValues for CompactTier {
     #[inline]
     fn value_at(&self, index: u64) -> i8 {
-        let line = &self.lines[(index / LINE_POSITIONS as u64) as usize].0;
+        let line_index = (index / LINE_POSITIONS as u64) as usize;
+        let line = &self.lines[line_index].0;
         let r = (index % LINE_POSITIONS as u64) as usize;
         let (w, shift) = (1 + r / CODES_PER_WORD, (r % CODES_PER_WORD) as u32 * CODE_BITS);
         let code = (line[w] >> shift) & ESCAPE;
@@ -158,10 +156,11 @@ impl TierValues for CompactTier {
         let before: u32 = line[1..w].iter().map(|&word| escapes(word).count_ones()).sum::<u32>()
             + (escapes(line[w]) & ((1u64 << shift) - 1)).count_ones();
         let at = ((line[0] >> 8) + before as u64) as usize;
+        let exceptions = &self.exceptions[line_index / self.group_lines];
         if self.seeds > NIBBLE_TIERS {
-            return self.exceptions[at] as i8;
+            return exceptions[at] as i8;
         }
-        let (nibble, base) = ((self.exceptions[at / 2] >> (4 * (at % 2))) & 0xf, (line[0] & 0xff) as u8);
+        let (nibble, base) = ((exceptions[at / 2] >> (4 * (at % 2))) & 0xf, (line[0] & 0xff) as u8);
         let unit = if nibble < base { nibble } else { nibble + ESCAPE as u8 };
         (2 * unit as i32 - self.seeds as i32) as i8
     }
@@ -230,8 +229,8 @@ impl std::fmt::Debug for Lines {
     }
 }
 
-/// The exceptions of some lines, one byte each (a nibble's value, or a value).
-pub(crate) struct Exceptions(Vec<u8>);
+/// The exceptions of a group of lines: nibbles, two a byte (the lower first), or values.
+pub(crate) struct Exceptions(Box<[u8]>);
 
 /// A value that a compact tier of format 2 cannot hold: no solved tier has one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -252,7 +251,7 @@ impl std::fmt::Display for WrongParity {
 }
 
 /// Packs `values` (of positions `first..`: at least as many as `lines` hold, or the tier's
-/// last ones) into `lines`, exception indices counted from 0; returns the exceptions.
+/// last ones) into the group of `lines`; returns the group's exceptions.
 ///
 /// # Errors
 /// As [`CompactTier::from_values`].
@@ -281,7 +280,10 @@ pub(crate) fn pack_lines(seeds: u32, first: usize, values: &[u8], lines: &mut [L
             line.0[1 + r / CODES_PER_WORD] |= code << ((r % CODES_PER_WORD) as u32 * CODE_BITS);
         }
     }
-    Ok(Exceptions(exceptions))
+    if seeds > NIBBLE_TIERS {
+        return Ok(Exceptions(exceptions.into_boxed_slice()));
+    }
+    Ok(Exceptions(exceptions.chunks(2).map(|pair| pair[0] | pair.get(1).map_or(0, |high| high << 4)).collect()))
 }
 
 /// `(v + k) / 2`, or `None` for a value of the wrong parity or out of `-k..=k`.
@@ -332,8 +334,13 @@ mod tests {
         for seeds in [16, NIBBLE_TIERS, NIBBLE_TIERS + 1, 60] {
             let values = values(seeds);
             let tier = CompactTier::from_values(seeds, &values).unwrap();
+            // Groups of two lines, as if a file's blocks were that small.
+            let group = 2 * LINE_POSITIONS;
+            let grouped =
+                CompactTier::assemble(seeds, values.len() as u64, group, |g, lines| pack_lines(seeds, g * group, &values[g * group..], lines)).unwrap();
+            assert_eq!(grouped.exceptions.len(), 3);
             for (i, &v) in values.iter().enumerate() {
-                assert_eq!(tier.value_at(i as u64), v as i8, "tier {seeds} index {i}");
+                assert_eq!((tier.value_at(i as u64), grouped.value_at(i as u64)), (v as i8, v as i8), "tier {seeds} index {i}");
             }
             let escapes = tier.lines.iter().map(|l| l.0[1..].iter().map(|&w| escapes(w).count_ones()).sum::<u32>()).sum::<u32>();
             assert!(escapes >= 3 * 3 * 6, "{escapes}");
