@@ -1,7 +1,7 @@
 //! One table file on disk: writing it atomically, reading and checking its header and index,
 //! decoding all its values (as bytes or straight into a [`CompactTier`]) or just one block.
 
-use std::fs::{self, File};
+use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
@@ -145,13 +145,12 @@ impl TableFile {
     /// [`TableError`] if the file cannot be read, a block does not decode, the checksum of
     /// the values differs from the header's, or a lower tier is missing.
     pub fn read_values<R: Rules, T: TierValues>(&self, rules: &R, lower: &[T]) -> Result<Vec<u8>, TableError> {
-        let data = self.read_data()?;
         let mut values = crate::memory::zeroed_bytes(self.header.entries as usize);
         let checksums: Vec<u64> = values
             .par_chunks_mut(self.header.block_entries as usize)
             .enumerate()
             .map(|(block, out)| {
-                let decoded = self.block_values(rules, &data, block, lower)?;
+                let decoded = self.decode_frame(rules, &self.read_frame(block)?, block, lower)?;
                 out.copy_from_slice(&decoded);
                 Ok(format::checksum(&decoded))
             })
@@ -176,10 +175,9 @@ impl TableFile {
         if group % LINE_POSITIONS != 0 {
             return Err(TableError::corrupt(&self.path, format!("{group} values per block, expected a multiple of {LINE_POSITIONS}")));
         }
-        let data = self.read_data()?;
         let checksums: Vec<AtomicU64> = (0..self.header.blocks()).map(|_| AtomicU64::new(0)).collect();
         let tier = CompactTier::assemble(seeds, self.header.entries, group, |block, lines| {
-            let values = self.block_values(rules, &data, block, lower)?;
+            let values = self.decode_frame(rules, &self.read_frame(block)?, block, lower)?;
             checksums[block].store(format::checksum(&values), Ordering::Relaxed);
             pack_lines(seeds, block * group, &values, lines).map_err(|e| TableError::corrupt(&self.path, e.to_string()))
         })?;
@@ -199,32 +197,20 @@ impl TableFile {
     pub fn value<R: Rules, T: TierValues>(&self, rules: &R, index: u64, lower: &[T]) -> Result<i8, TableError> {
         assert!(index < self.header.entries, "index {index} out of range");
         let block = (index / self.header.block_entries as u64) as usize;
+        let values = self.decode_frame(rules, &self.read_frame(block)?, block, lower)?;
+        Ok(values[(index % self.header.block_entries as u64) as usize] as i8)
+    }
+
+    /// The frame of `block`, read alone (so that loading a tier holds one frame per thread,
+    /// not the file).
+    fn read_frame(&self, block: usize) -> Result<Vec<u8>, TableError> {
         let (start, end) = (self.offsets[block], self.offsets[block + 1]);
         let mut frame = vec![0u8; (end - start) as usize];
         let mut file = File::open(&self.path).map_err(|e| TableError::io(&self.path, "open", e))?;
         file.seek(SeekFrom::Start(self.data_start + start))
             .and_then(|_| file.read_exact(&mut frame))
             .map_err(|e| TableError::io(&self.path, "read", e))?;
-        let values = self.decode_frame(rules, &frame, block, lower)?;
-        Ok(values[(index % self.header.block_entries as u64) as usize] as i8)
-    }
-
-    /// The whole data area, checked against the size the index gave.
-    fn read_data(&self) -> Result<Vec<u8>, TableError> {
-        let mut data = fs::read(&self.path).map_err(|e| TableError::io(&self.path, "read", e))?;
-        if data.len() as u64 != self.size {
-            return Err(TableError::corrupt(
-                &self.path,
-                format!("file changed size while read: {} bytes, expected {}", data.len(), self.size),
-            ));
-        }
-        data.drain(..self.data_start as usize);
-        Ok(data)
-    }
-
-    /// The values of `block`, from the data area.
-    fn block_values<R: Rules, T: TierValues>(&self, rules: &R, data: &[u8], block: usize, lower: &[T]) -> Result<Vec<u8>, TableError> {
-        self.decode_frame(rules, &data[self.offsets[block] as usize..self.offsets[block + 1] as usize], block, lower)
+        Ok(frame)
     }
 
     /// The values of `block`, from its frame.
