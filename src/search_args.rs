@@ -78,12 +78,13 @@ pub fn interrupt_flag() -> Arc<AtomicBool> {
 }
 
 /// A solver for `rules` (a board size) with the resources of `search` and the endgame tables
-/// `probe` finds, and whether it has tables.
+/// `probe` finds, and whether it has tables. The tables load in the background, so the search
+/// starts at once.
 ///
 /// # Errors
 /// [`CliError::Failure`] if a table file is present but unreadable or damaged.
 pub fn solver_for(rules: RuleSet, search: &SearchArgs, probe: &ProbeArgs) -> Result<(Solver<RuleSet>, bool), CliError> {
-    let oracle = probe.open(rules)?;
+    let oracle = probe.open_in_background(rules)?;
     let tables = oracle.is_some();
     Ok((Solver::new(rules, search.config(), oracle), tables))
 }

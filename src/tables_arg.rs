@@ -6,7 +6,8 @@ use std::sync::Arc;
 use clap::Args;
 use dakon_solver::oracle::Oracle;
 use dakon_solver::ruleset::RuleSet;
-use dakon_solver::tables::TableSet;
+use dakon_solver::rules::Rules;
+use dakon_solver::tables::{LoadOptions, LoadPlan, TableError, TableSet};
 
 use crate::cli_error::CliError;
 
@@ -33,20 +34,72 @@ pub struct ProbeArgs {
     /// Do not use endgame tables even when present.
     #[arg(long)]
     pub no_tables: bool,
+    /// Most memory the endgame tables may take, in MiB (about 3.6 bits a position): tiers load
+    /// from 0 upwards, and the first that does not fit and those above it are not used (said
+    /// on stderr at start-up) [default: no bound].
+    #[arg(long, value_name = "MB", conflicts_with = "no_tables")]
+    pub tables_mb: Option<u64>,
 }
 
 impl ProbeArgs {
-    /// The tables present for this board, as an oracle for the search (`None` with
-    /// `--no-tables` or when there are none).
+    /// The tables present for this board, loaded before it returns, as an oracle for the
+    /// search (`None` with `--no-tables` or when there are none).
     ///
     /// # Errors
-    /// [`CliError::Failure`] if a table file is present but unreadable or corrupt.
+    /// [`CliError::Failure`] if a table file is present but unreadable or corrupt;
+    /// [`CliError::Input`] if `--tables-mb` holds not even tier 0.
     pub fn open(&self, rules: RuleSet) -> Result<Option<Arc<dyn Oracle<RuleSet>>>, CliError> {
         if self.no_tables {
             return Ok(None);
         }
-        let tables = TableSet::open(&rules, &self.tables.dir())
-            .map_err(|e| CliError::Failure(format!("{e} (use --no-tables to search without tables)")))?;
-        Ok(tables.map(|t| Arc::new(t) as Arc<dyn Oracle<RuleSet>>))
+        let opened = TableSet::open_with(&rules, &self.tables.dir(), &self.load_options()?).map_err(damaged)?;
+        Ok(opened.map(|(tables, plan)| {
+            self.say_plan(&rules, &plan);
+            Arc::new(tables) as Arc<dyn Oracle<RuleSet>>
+        }))
     }
+
+    /// As [`ProbeArgs::open`], but the tiers are decoded by a thread of their own while the
+    /// search starts (headers are checked now): a tier answers once it is in memory. A tier
+    /// found damaged while loading is reported on stderr and not used.
+    ///
+    /// # Errors
+    /// As [`ProbeArgs::open`], for what the headers show.
+    pub fn open_in_background(&self, rules: RuleSet) -> Result<Option<Arc<dyn Oracle<RuleSet>>>, CliError> {
+        if self.no_tables {
+            return Ok(None);
+        }
+        let report = |e: TableError| eprintln!("dakon: warning: {e}; the search goes on without that tier and those above it");
+        let opened = TableSet::open_in_background(&rules, &self.tables.dir(), &self.load_options()?, report).map_err(damaged)?;
+        Ok(opened.map(|(tables, plan)| {
+            self.say_plan(&rules, &plan);
+            tables as Arc<dyn Oracle<RuleSet>>
+        }))
+    }
+
+    fn load_options(&self) -> Result<LoadOptions, CliError> {
+        if self.tables_mb == Some(0) {
+            return Err(CliError::Input("--tables-mb 0: holds no tier of the endgame tables; give at least 1 (MiB), or --no-tables".into()));
+        }
+        Ok(LoadOptions { max_seeds: u32::MAX, max_bytes: self.tables_mb.map(|mb| mb.saturating_mul(1 << 20)) })
+    }
+
+    /// Says on stderr which tiers `--tables-mb` leaves out, if any.
+    fn say_plan(&self, rules: &RuleSet, plan: &LoadPlan) {
+        if plan.beyond_bound > 0 {
+            let mb = self.tables_mb.unwrap_or_default();
+            let (first, last) = (plan.loaded, plan.loaded + plan.beyond_bound - 1);
+            eprintln!(
+                "dakon: endgame tables of {} {} holes: tiers 0..{} ({} positions) within --tables-mb {mb}; tiers {first}..={last} present but not loaded",
+                rules.name(),
+                rules.holes(),
+                plan.loaded,
+                plan.positions,
+            );
+        }
+    }
+}
+
+fn damaged(e: TableError) -> CliError {
+    CliError::Failure(format!("{e} (use --no-tables to search without tables)"))
 }

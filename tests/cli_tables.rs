@@ -59,6 +59,19 @@ fn build_info_verify_and_resume() {
     let verify = dakon(dir.path(), &["tables", "verify", "--samples", "5"]);
     assert!(verify.status.success(), "{}", stderr(&verify));
     assert_eq!(stdout(&verify).matches("checksum ok, 5 positions re-solved by search agree").count(), 8, "{}", stdout(&verify));
+
+    // A memory bound that holds every tier changes nothing and says nothing; 0 holds none.
+    let bounded = dakon(dir.path(), &["solve", position, "--tables-mb", "1", "--json"]);
+    assert!(bounded.status.success(), "{}", stderr(&bounded));
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&stdout(&bounded)).unwrap()["value"], searched.lower - 1);
+    assert!(!stderr(&bounded).contains("not loaded"), "{}", stderr(&bounded));
+    let none = dakon(dir.path(), &["solve", position, "--tables-mb", "0"]);
+    assert_eq!(none.status.code(), Some(2));
+    assert!(
+        stderr(&none).contains("--tables-mb 0: holds no tier of the endgame tables; give at least 1 (MiB), or --no-tables"),
+        "{}",
+        stderr(&none)
+    );
 }
 
 #[test]

@@ -27,18 +27,28 @@ fn header_len(path: &Path) -> usize {
     (file.header().blocks() as usize + 1) * 8 + 8 + bincode::serialized_size(file.header()).unwrap() as usize
 }
 
+/// The values of tiers `0..=top`, read from `dir`.
+fn values_up_to(rules: &Dakon, dir: &Path, top: u32) -> Vec<Vec<u8>> {
+    (0..=top).fold(Vec::new(), |mut lower, k| {
+        let values = TableFile::open(rules, &tier_path(rules, dir, k), k).unwrap().read_values(rules, &lower).unwrap();
+        lower.push(values);
+        lower
+    })
+}
+
 #[test]
 fn written_values_read_back_in_full_and_one_by_one() {
     let (rules, dir) = built(4, 9);
     let path = dir.path().join("copy.dkt");
-    let values: Vec<u8> = (0..rules.tier_size(9)).map(|i| (i * 7 % 19) as i8 as u8).collect();
-    let size = dakon_solver::tables::write_table(&rules, &path, 9, &values).unwrap();
+    let mut lower = values_up_to(&rules, dir.path(), 9);
+    let values = lower.pop().unwrap();
+    let size = dakon_solver::tables::write_table(&rules, &path, 9, &values, &lower).unwrap();
     assert_eq!(size, fs::metadata(&path).unwrap().len());
     assert!(!PathBuf::from(format!("{}.tmp", path.display())).exists());
     let file = TableFile::open(&rules, &path, 9).unwrap();
-    assert_eq!(file.read_values().unwrap(), values);
+    assert_eq!(file.read_values(&rules, &lower).unwrap(), values);
     for index in (0..values.len() as u64).step_by(97) {
-        assert_eq!(file.value(index).unwrap(), values[index as usize] as i8);
+        assert_eq!(file.value(&rules, index, &lower).unwrap(), values[index as usize] as i8);
     }
     let header = file.header();
     assert_eq!((header.rules.as_str(), header.parameters.as_slice(), header.seeds, header.entries), ("dakon", &[4][..], 9, 11440));
@@ -50,11 +60,14 @@ fn flipped_data_byte_is_refused() {
     let path = tier_path(&rules, dir.path(), 9);
     let size = fs::metadata(&path).unwrap().len() as usize;
     flip_byte(&path, size - 10);
+    let lower = values_up_to(&rules, dir.path(), 8);
     let file = TableFile::open(&rules, &path, 9).unwrap(); // header and index are intact
-    let error = file.read_values().unwrap_err();
+    let error = file.read_values(&rules, &lower).unwrap_err();
     assert!(matches!(error, TableError::Corrupt { .. }), "{error}");
     assert!(error.to_string().contains("dakon-4-k9.dkt: corrupt table"), "{error}");
-    assert!(file.value(0).is_err(), "a probe of the damaged block must fail");
+    assert!(file.value(&rules, 0, &lower).is_err(), "a probe of the damaged block must fail");
+    let error = file.read_compact(&rules, &lower).unwrap_err();
+    assert!(error.to_string().contains("dakon-4-k9.dkt: corrupt table"), "{error}");
     let error = TableSet::open(&rules, dir.path()).err().expect("a damaged tier is refused");
     assert!(error.to_string().contains("corrupt"), "{error}");
     let error = build_tiers(&rules, dir.path(), 10, &BuildOptions::default()).unwrap_err();
@@ -66,10 +79,11 @@ fn flipped_header_bytes_are_refused() {
     let (rules, dir) = built(4, 9);
     let path = tier_path(&rules, dir.path(), 9);
     let pristine = fs::read(&path).unwrap();
+    let lower = values_up_to(&rules, dir.path(), 8);
     for at in 12..header_len(&path) {
         fs::write(&path, &pristine).unwrap();
         flip_byte(&path, at);
-        let result = TableFile::open(&rules, &path, 9).and_then(|f| f.read_values());
+        let result = TableFile::open(&rules, &path, 9).and_then(|f| f.read_values(&rules, &lower));
         assert!(result.is_err(), "byte {at} flipped was not noticed");
     }
     fs::write(&path, &pristine).unwrap();
@@ -97,11 +111,19 @@ fn wrong_version_board_and_tier_are_refused() {
     let (rules, dir) = built(3, 5);
     let path = tier_path(&rules, dir.path(), 5);
     let mut bytes = fs::read(&path).unwrap();
-    bytes[8] = 2;
-    let other = dir.path().join("v2.dkt");
+    bytes[8] = 3;
+    let other = dir.path().join("v3.dkt");
     fs::write(&other, &bytes).unwrap();
     let error = TableFile::open(&rules, &other, 5).unwrap_err();
-    assert_eq!(error.to_string(), format!("{}: format version 2, expected 1 (rebuild the table)", other.display()));
+    assert_eq!(
+        error.to_string(),
+        format!("{}: format version 3, expected 2 or 1 (delete the file and rebuild it with dakon tables build)", other.display())
+    );
+    // A format 2 file that claims to be format 1 is refused by its codec.
+    bytes[8] = 1;
+    fs::write(&other, &bytes).unwrap();
+    let error = TableFile::open(&rules, &other, 5).unwrap_err();
+    assert_eq!(error.to_string(), format!("{}: header says codec 2, expected 1", other.display()));
 
     let four = Dakon::new(4).unwrap();
     let error = TableFile::open(&four, &path, 5).unwrap_err();

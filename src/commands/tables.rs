@@ -7,7 +7,7 @@ use dakon_solver::dakon::Side;
 use dakon_solver::rules::Rules;
 use dakon_solver::ruleset::{RuleSet, RulesName};
 use dakon_solver::search::{Config, Limits, Solver};
-use dakon_solver::tables::{build_tiers, tier_path, BuildOptions, BuildReport, TableError, TableFile, EXTENSION};
+use dakon_solver::tables::{build_tiers, tier_path, BuildOptions, BuildReport, CompactTier, TableError, TableFile, TableSet, TierValues, EXTENSION};
 
 use crate::cli_error::CliError;
 use crate::position_arg::PositionArgs;
@@ -92,7 +92,8 @@ pub struct VerifyArgs {
     json: bool,
 }
 
-/// Look one position up in the tables (decoding only its block of its tier's file).
+/// Look one position up in the tables (decoding only its block of its tier's file, after the
+/// tiers below it, which a block of format 2 is decoded against).
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
   dakon tables probe '0,1,0,2,0,0,1/1,0,3,0,0,0,0 40/47 0'
@@ -198,7 +199,13 @@ fn probe(args: ProbeArgs) -> Result<(), CliError> {
             rules.name()
         )));
     }
-    let gain = TableFile::open(&rules, &path, seeds).and_then(|f| f.value(index)).map_err(failure)? as i32;
+    // A format 2 block decodes against the tiers below it.
+    let lower = match seeds {
+        0 => None,
+        _ => TableSet::open_up_to(&rules, &args.tables.dir(), seeds - 1).map_err(failure)?,
+    };
+    let lower = lower.as_ref().map(TableSet::loaded_tiers).unwrap_or_default();
+    let gain = TableFile::open(&rules, &path, seeds).and_then(|f| f.value(&rules, index, &lower)).map_err(failure)? as i32;
     let stores = position.store_of_side(Side::Mover) as i32 - position.store_of_side(Side::Opponent) as i32;
     if args.json {
         println!(
@@ -268,8 +275,9 @@ fn verify(args: VerifyArgs) -> Result<(), CliError> {
     let mut failed = 0;
     let mut rows = Vec::new();
     let mut random = SplitMix64(args.seed);
+    let mut lower = LowerTiers::default();
     for path in table_files(&dir)? {
-        let result = verify_file(&path, &args, &mut random, &stop);
+        let result = verify_file(&path, &args, &mut random, &stop, &mut lower);
         let row = match &result {
             Ok(None) => continue, // another board
             Ok(Some((rules, seeds, solved))) => {
@@ -315,6 +323,7 @@ fn verify_file(
     args: &VerifyArgs,
     random: &mut SplitMix64,
     stop: &Arc<std::sync::atomic::AtomicBool>,
+    lower: &mut LowerTiers,
 ) -> Result<Option<(RuleSet, u32, u32)>, String> {
     let header = TableFile::inspect(path).map_err(|e| e.to_string())?.header().clone();
     let (name, holes) = match (header.rules.parse::<RulesName>(), header.parameters.as_slice()) {
@@ -326,24 +335,52 @@ fn verify_file(
     }
     let rules = RuleSet::new(name, holes).map_err(|e| format!("{}: {e}", path.display()))?;
     let file = TableFile::open(&rules, path, header.seeds).map_err(|e| e.to_string())?;
-    let values = file.read_values().map_err(|e| e.to_string())?;
+    let below = lower.below(rules, header.seeds);
+    let values = file.read_compact(&rules, below).map_err(|e| e.to_string())?;
     let solver = Solver::new(rules, Config { threads: 1, tt_bytes: 64 << 20 }, None);
     let limits = Limits { stop: Some(stop.clone()), ..Limits::default() };
     let mut solved = 0;
     for _ in 0..args.samples {
-        let index = random.next() % values.len() as u64;
+        let index = random.next() % values.entries();
         let pos = rules.position_at(header.seeds, index);
         let solution = solver.solve(&pos, &limits);
         if !solution.is_exact() {
             break; // interrupted
         }
-        let stored = values[index as usize] as i8 as i32;
+        let stored = values.value_at(index) as i32;
         if solution.lower != stored {
             return Err(format!("{}: position {index} ({pos}): the table says {stored}, search says {}", path.display(), solution.lower));
         }
         solved += 1;
     }
+    lower.push(rules, header.seeds, values);
     Ok(Some((rules, header.seeds, solved)))
+}
+
+/// The tiers `0..k` of one board verified so far (files come sorted by board, then tier): what
+/// a file of format 2 decodes against.
+#[derive(Default)]
+struct LowerTiers {
+    board: Option<RuleSet>,
+    tiers: Vec<CompactTier>,
+}
+
+impl LowerTiers {
+    /// The tiers below `seeds` of `rules`' board that were verified (all of them, or fewer
+    /// when one was missing or damaged, which a file of format 2 then reports).
+    fn below(&mut self, rules: RuleSet, seeds: u32) -> &[CompactTier] {
+        if self.board != Some(rules) {
+            (self.board, self.tiers) = (Some(rules), Vec::new());
+        }
+        &self.tiers[..self.tiers.len().min(seeds as usize)]
+    }
+
+    /// Keeps tier `seeds`, when it extends the tiers without a gap.
+    fn push(&mut self, rules: RuleSet, seeds: u32, tier: CompactTier) {
+        if self.board == Some(rules) && self.tiers.len() == seeds as usize {
+            self.tiers.push(tier);
+        }
+    }
 }
 
 /// The table files in `dir`, sorted by name (an absent directory holds none).

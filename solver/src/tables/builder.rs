@@ -113,7 +113,7 @@ fn build_in_pool<R: Rules>(rules: &R, dir: &Path, max_seeds: u32, options: &Buil
         if path.exists() {
             let file = TableFile::open(rules, &path, seeds)?;
             if needed_later {
-                lower.push(file.read_values()?);
+                lower.push(file.read_values(rules, &lower)?);
             }
             let entries = file.header().entries;
             report.tiers.push(TierReport { seeds, path, entries, bytes: file.size(), built: false, elapsed: Duration::ZERO });
@@ -127,7 +127,7 @@ fn build_in_pool<R: Rules>(rules: &R, dir: &Path, max_seeds: u32, options: &Buil
             break;
         };
         bar.set_message("compressing");
-        let bytes = write_table(rules, &path, seeds, &values)?;
+        let bytes = write_table(rules, &path, seeds, &values, &lower)?;
         bar.finish_with_message("done");
         let entries = values.len() as u64;
         report.tiers.push(TierReport { seeds, path, entries, bytes, built: true, elapsed: started.elapsed() });

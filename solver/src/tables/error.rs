@@ -58,6 +58,34 @@ pub enum TableError {
         /// Why.
         detail: String,
     },
+    /// Values handed to the writer contradict the lower tiers (they are not a solved tier),
+    /// or the lower tiers are missing.
+    Inconsistent {
+        /// The tier.
+        seeds: u32,
+        /// What is wrong.
+        detail: String,
+    },
+    /// Loading a tier would pass the memory bound given for the tables.
+    OverBound {
+        /// The tier's file.
+        path: PathBuf,
+        /// The tier.
+        seeds: u32,
+        /// Bytes the tiers up to this one hold.
+        needed: u64,
+        /// The bound.
+        bound: u64,
+    },
+    /// A version 2 file decodes against the tiers below it, and they were not all given.
+    MissingLower {
+        /// The file.
+        path: PathBuf,
+        /// Its tier.
+        seeds: u32,
+        /// How many lower tiers were given (tiers `0..present`).
+        present: u32,
+    },
     /// The rules broke the [`crate::rules::Rules::tier_order`] contract: a move
     /// within a tier does not lower the tier order.
     Order {
@@ -88,13 +116,28 @@ impl fmt::Display for TableError {
                 write!(f, "{}: not an endgame table: expected magic bytes {:?}, found {:?}", path.display(), super::format::MAGIC, found)
             }
             TableError::Version { path, expected, found } => {
-                write!(f, "{}: format version {found}, expected {expected} (rebuild the table)", path.display())
+                write!(
+                    f,
+                    "{}: format version {found}, expected {expected} or 1 (delete the file and rebuild it with dakon tables build)",
+                    path.display()
+                )
             }
             TableError::Mismatch { path, field, expected, found } => {
                 write!(f, "{}: header says {field} {found}, expected {expected}", path.display())
             }
             TableError::Corrupt { path, detail } => write!(f, "{}: corrupt table: {detail}", path.display()),
             TableError::Unsupported { seeds, detail } => write!(f, "tier {seeds}: {detail}"),
+            TableError::Inconsistent { seeds, detail } => write!(f, "tier {seeds}: not a solved tier: {detail}"),
+            TableError::OverBound { path, seeds, needed, bound } => write!(
+                f,
+                "{}: tiers 0..={seeds} need {needed} bytes in memory, over the bound of {bound}: tier {seeds} and those above it are not used",
+                path.display()
+            ),
+            TableError::MissingLower { path, seeds, present } => write!(
+                f,
+                "{}: a format 2 table decodes against tiers 0..{seeds} of its board, found only tiers 0..{present} (build them with dakon tables build)",
+                path.display()
+            ),
             TableError::Order { seeds, index, successor } => write!(
                 f,
                 "tier {seeds}: position {index} has a successor {successor} in the same tier whose \

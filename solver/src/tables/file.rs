@@ -1,15 +1,19 @@
 //! One table file on disk: writing it atomically, reading and checking its header and index,
-//! decoding all its values or just one block.
+//! decoding all its values (as bytes or straight into a [`CompactTier`]) or just one block.
 
-use std::fs::{self, File};
+use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use bincode::Options;
 use rayon::prelude::*;
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::compact::{pack_lines, CompactTier, TierValues, LINE_POSITIONS};
 use super::error::TableError;
-use super::format::{self, Header, BLOCK_ENTRIES, CODEC_ZSTD, MAGIC, MAX_HEADER_BYTES, VERSION};
+use super::format::{self, Header, BLOCK_ENTRIES, CODEC_PREDICTED, MAGIC, MAX_HEADER_BYTES, VERSION, VERSION_1};
+use super::residual;
 use crate::atomic_file::write_atomically;
 use crate::rules::Rules;
 
@@ -43,9 +47,9 @@ impl TableFile {
             return Err(TableError::NotATable { path: path.into(), found: head[..head.len().min(8)].to_vec() });
         }
         let version = u32::from_le_bytes(head[8..12].try_into().expect("4 bytes"));
-        if version != VERSION {
+        let Some(codec) = format::codec_of(version) else {
             return Err(TableError::Version { path: path.into(), expected: VERSION, found: version });
-        }
+        };
         let mut rest: &[u8] = &head;
         let header: Header = format::bincode_options().deserialize_from(&mut rest).map_err(|e| match *e {
             bincode::ErrorKind::Io(ref io) if io.kind() == std::io::ErrorKind::UnexpectedEof && (head.len() as u64) < MAX_HEADER_BYTES => {
@@ -54,8 +58,8 @@ impl TableFile {
             _ => TableError::corrupt(path, format!("unreadable header: {e}")),
         })?;
         let header_len = (head.len() - rest.len()) as u64;
-        if header.codec != CODEC_ZSTD {
-            return Err(mismatch(path, "codec", CODEC_ZSTD, header.codec));
+        if header.codec != codec {
+            return Err(mismatch(path, "codec", codec, header.codec));
         }
         if header.block_entries == 0 {
             return Err(TableError::corrupt(path, "header says 0 values per block"));
@@ -133,57 +137,106 @@ impl TableFile {
         self.size
     }
 
-    /// Decodes every value (one byte each, two's complement) and checks the checksum.
+    /// Decodes every value (one byte each, two's complement) and checks the checksum. A
+    /// version 2 file decodes against the lower tiers, `lower[j]` for every `j` below its tier
+    /// (a version 1 file ignores them).
     ///
     /// # Errors
-    /// [`TableError`] if the file cannot be read, a block does not decode, or the checksum
-    /// of the values differs from the header's.
-    pub fn read_values(&self) -> Result<Vec<u8>, TableError> {
-        let data = fs::read(&self.path).map_err(|e| TableError::io(&self.path, "read", e))?;
-        if data.len() as u64 != self.size {
-            return Err(TableError::corrupt(
-                &self.path,
-                format!("file changed size while read: {} bytes, expected {}", data.len(), self.size),
-            ));
-        }
-        let data = &data[self.data_start as usize..];
+    /// [`TableError`] if the file cannot be read, a block does not decode, the checksum of
+    /// the values differs from the header's, or a lower tier is missing.
+    pub fn read_values<R: Rules, T: TierValues>(&self, rules: &R, lower: &[T]) -> Result<Vec<u8>, TableError> {
         let mut values = crate::memory::zeroed_bytes(self.header.entries as usize);
-        values.par_chunks_mut(self.header.block_entries as usize).enumerate().try_for_each(|(block, out)| {
-            let frame = &data[self.offsets[block] as usize..self.offsets[block + 1] as usize];
-            let decoded =
-                format::decompress_block(frame, out.len()).map_err(|e| TableError::corrupt(&self.path, format!("block {block}: {e}")))?;
-            out.copy_from_slice(&decoded);
-            Ok::<(), TableError>(())
+        let checksums: Vec<u64> = values
+            .par_chunks_mut(self.header.block_entries as usize)
+            .enumerate()
+            .map(|(block, out)| {
+                let decoded = self.decode_frame(rules, &self.read_frame(block)?, block, lower)?;
+                out.copy_from_slice(&decoded);
+                Ok(format::checksum(&decoded))
+            })
+            .collect::<Result<_, TableError>>()?;
+        let computed = if self.header.version == VERSION_1 { format::checksum(&values) } else { format::block_digest(&checksums) };
+        self.check_values(computed)?;
+        Ok(values)
+    }
+
+    /// Decodes every value straight into a [`CompactTier`] (a version 2 file block by block,
+    /// in parallel, never holding the tier a byte a position), and checks the checksum.
+    ///
+    /// # Errors
+    /// As [`TableFile::read_values`].
+    pub fn read_compact<R: Rules, T: TierValues>(&self, rules: &R, lower: &[T]) -> Result<CompactTier, TableError> {
+        let seeds = self.header.seeds;
+        if self.header.version == VERSION_1 {
+            let values = self.read_values(rules, lower)?;
+            return CompactTier::from_values(seeds, &values).map_err(|e| TableError::corrupt(&self.path, e.to_string()));
+        }
+        let group = self.header.block_entries as usize;
+        if group % LINE_POSITIONS != 0 {
+            return Err(TableError::corrupt(&self.path, format!("{group} values per block, expected a multiple of {LINE_POSITIONS}")));
+        }
+        let checksums: Vec<AtomicU64> = (0..self.header.blocks()).map(|_| AtomicU64::new(0)).collect();
+        let tier = CompactTier::assemble(seeds, self.header.entries, group, |block, lines| {
+            let values = self.decode_frame(rules, &self.read_frame(block)?, block, lower)?;
+            checksums[block].store(format::checksum(&values), Ordering::Relaxed);
+            pack_lines(seeds, block * group, &values, lines).map_err(|e| TableError::corrupt(&self.path, e.to_string()))
         })?;
-        let computed = format::checksum(&values);
+        let checksums: Vec<u64> = checksums.into_iter().map(AtomicU64::into_inner).collect();
+        self.check_values(format::block_digest(&checksums))?;
+        Ok(tier)
+    }
+
+    /// The value at `index`, decoding only its block (whose own checksum zstd verifies); a
+    /// version 2 file needs the lower tiers, as [`TableFile::read_values`].
+    ///
+    /// # Errors
+    /// [`TableError`] if the block cannot be read or decoded, or a lower tier is missing.
+    ///
+    /// # Panics
+    /// Panics if `index` is not below the number of entries.
+    pub fn value<R: Rules, T: TierValues>(&self, rules: &R, index: u64, lower: &[T]) -> Result<i8, TableError> {
+        assert!(index < self.header.entries, "index {index} out of range");
+        let block = (index / self.header.block_entries as u64) as usize;
+        let values = self.decode_frame(rules, &self.read_frame(block)?, block, lower)?;
+        Ok(values[(index % self.header.block_entries as u64) as usize] as i8)
+    }
+
+    /// The frame of `block`, read alone (so that loading a tier holds one frame per thread,
+    /// not the file).
+    fn read_frame(&self, block: usize) -> Result<Vec<u8>, TableError> {
+        let (start, end) = (self.offsets[block], self.offsets[block + 1]);
+        let mut frame = vec![0u8; (end - start) as usize];
+        let mut file = File::open(&self.path).map_err(|e| TableError::io(&self.path, "open", e))?;
+        file.seek(SeekFrom::Start(self.data_start + start))
+            .and_then(|_| file.read_exact(&mut frame))
+            .map_err(|e| TableError::io(&self.path, "read", e))?;
+        Ok(frame)
+    }
+
+    /// The values of `block`, from its frame.
+    fn decode_frame<R: Rules, T: TierValues>(&self, rules: &R, frame: &[u8], block: usize, lower: &[T]) -> Result<Vec<u8>, TableError> {
+        let len = self.header.block_len(block as u64);
+        let corrupt = |e: String| TableError::corrupt(&self.path, format!("block {block}: {e}"));
+        if self.header.version == VERSION_1 {
+            return format::decompress_block(frame, len).map_err(corrupt);
+        }
+        let seeds = self.header.seeds;
+        if lower.len() < seeds as usize {
+            return Err(TableError::MissingLower { path: self.path.clone(), seeds, present: lower.len() as u32 });
+        }
+        let residuals = format::decompress_up_to(frame, len).map_err(corrupt)?;
+        let first = block as u64 * self.header.block_entries as u64;
+        residual::decode(rules, seeds, first, len, &residuals, lower).map_err(corrupt)
+    }
+
+    fn check_values(&self, computed: u64) -> Result<(), TableError> {
         if computed != self.header.checksum {
             return Err(TableError::corrupt(
                 &self.path,
                 format!("values checksum {computed:#018x}, expected {:#018x}", self.header.checksum),
             ));
         }
-        Ok(values)
-    }
-
-    /// The value at `index`, decoding only its block (whose own checksum zstd verifies).
-    ///
-    /// # Errors
-    /// [`TableError`] if the block cannot be read or decoded.
-    ///
-    /// # Panics
-    /// Panics if `index` is not below the number of entries.
-    pub fn value(&self, index: u64) -> Result<i8, TableError> {
-        assert!(index < self.header.entries, "index {index} out of range");
-        let block = index / self.header.block_entries as u64;
-        let (start, end) = (self.offsets[block as usize], self.offsets[block as usize + 1]);
-        let mut frame = vec![0u8; (end - start) as usize];
-        let mut file = File::open(&self.path).map_err(|e| TableError::io(&self.path, "open", e))?;
-        file.seek(SeekFrom::Start(self.data_start + start))
-            .and_then(|_| file.read_exact(&mut frame))
-            .map_err(|e| TableError::io(&self.path, "read", e))?;
-        let values = format::decompress_block(&frame, self.header.block_len(block))
-            .map_err(|e| TableError::corrupt(&self.path, format!("block {block}: {e}")))?;
-        Ok(values[(index % self.header.block_entries as u64) as usize] as i8)
+        Ok(())
     }
 }
 
@@ -191,13 +244,31 @@ fn mismatch(path: &Path, field: &'static str, expected: impl ToString, found: im
     TableError::Mismatch { path: path.into(), field, expected: expected.to_string(), found: found.to_string() }
 }
 
-/// Writes the values of tier `seeds` to `path` atomically: to `path.tmp` first, synced, then
-/// renamed over `path`. The bytes depend only on the values, so a rebuild writes the same file.
-/// Returns the file's size.
+/// Writes the values of tier `seeds` (one byte each, two's complement) to `path` in format
+/// version 2, atomically: to `path.tmp` first, synced, then renamed over `path`. `lower[j]`
+/// holds the values of tier `j` for every `j < seeds` (the residuals are taken against them).
+/// The bytes depend only on the values, so a rebuild, or another builder calling this, writes
+/// the same file. Returns the file's size.
 ///
 /// # Errors
-/// [`TableError::Io`] if the file cannot be written (full disk, no permission, ...).
-pub fn write_table<R: Rules>(rules: &R, path: &Path, seeds: u32, values: &[u8]) -> Result<u64, TableError> {
+/// [`TableError::Io`] if the file cannot be written (full disk, no permission, ...), and
+/// [`TableError::Inconsistent`] if a value contradicts the lower tiers or a lower tier is
+/// missing (the values are not a solved tier).
+pub fn write_table<R: Rules, T: TierValues>(rules: &R, path: &Path, seeds: u32, values: &[u8], lower: &[T]) -> Result<u64, TableError> {
+    if lower.len() < seeds as usize {
+        return Err(TableError::Inconsistent { seeds, detail: format!("tiers 0..{seeds} needed, {} given", lower.len()) });
+    }
+    let blocks: Vec<(u64, Vec<u8>)> = values
+        .par_chunks(BLOCK_ENTRIES as usize)
+        .enumerate()
+        .map(|(block, chunk)| {
+            let first = block as u64 * BLOCK_ENTRIES as u64;
+            let residuals = residual::encode(rules, seeds, first, chunk, lower).map_err(|detail| TableError::Inconsistent { seeds, detail })?;
+            let frame = format::compress_block(&residuals).map_err(|e| TableError::io(path, "compress", e))?;
+            Ok((format::checksum(chunk), frame))
+        })
+        .collect::<Result<_, TableError>>()?;
+    let checksums: Vec<u64> = blocks.iter().map(|(checksum, _)| *checksum).collect();
     let header = Header {
         magic: MAGIC,
         version: VERSION,
@@ -205,19 +276,14 @@ pub fn write_table<R: Rules>(rules: &R, path: &Path, seeds: u32, values: &[u8]) 
         parameters: rules.parameters(),
         seeds,
         entries: values.len() as u64,
-        codec: CODEC_ZSTD,
+        codec: CODEC_PREDICTED,
         block_entries: BLOCK_ENTRIES,
-        checksum: format::checksum(values),
+        checksum: format::block_digest(&checksums),
     };
-    let frames: Vec<Vec<u8>> = values
-        .par_chunks(BLOCK_ENTRIES as usize)
-        .map(format::compress_block)
-        .collect::<Result<_, _>>()
-        .map_err(|e| TableError::io(path, "compress", e))?;
     let mut meta = format::bincode_options().serialize(&header).expect("a header always serializes");
     let mut offset = 0u64;
     meta.extend_from_slice(&offset.to_le_bytes());
-    for frame in &frames {
+    for (_, frame) in &blocks {
         offset += frame.len() as u64;
         meta.extend_from_slice(&offset.to_le_bytes());
     }
@@ -226,7 +292,7 @@ pub fn write_table<R: Rules>(rules: &R, path: &Path, seeds: u32, values: &[u8]) 
 
     write_atomically(path, |file| {
         file.write_all(&meta)?;
-        frames.iter().try_for_each(|frame| file.write_all(frame))
+        blocks.iter().try_for_each(|(_, frame)| file.write_all(frame))
     })
     .map_err(|f| TableError::io(f.path, f.action, f.source))?;
     Ok(meta.len() as u64 + offset)

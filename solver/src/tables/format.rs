@@ -5,10 +5,13 @@
 //! header        bincode 1 (fixed-width integers, little endian), see [`Header`]
 //! index         blocks + 1 offsets, u64 little endian, into the data area (first 0, last its length)
 //! meta checksum u64 little endian: XXH3-64 of the header and index bytes
-//! data          one zstd frame per block (with its content checksum), block_entries values each
+//! data          one zstd frame per block (with its content checksum)
 //! ```
 //!
-//! A value is a future gain stored as one byte, two's complement (`i8`).
+//! A value is a future gain, one byte in two's complement (`i8`) once decoded. In version 1 a
+//! block's frame holds its values; in version 2 it holds their residuals over the one-ply
+//! prediction from the lower tiers (`tables::residual`), and the values checksum is taken
+//! block by block ([`block_digest`]).
 
 use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::xxh3_64;
@@ -17,13 +20,18 @@ use bincode::Options;
 
 /// The first eight bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"DAKONTB\0";
-/// The format version this program writes and reads.
-pub const VERSION: u32 = 1;
-/// The only codec: values in independently compressed zstd frames.
+/// The format version this program writes (it also reads [`VERSION_1`]).
+pub const VERSION: u32 = 2;
+/// The first format: the values themselves in zstd frames.
+pub const VERSION_1: u32 = 1;
+/// The codec of version 1: values in independently compressed zstd frames.
 pub const CODEC_ZSTD: u32 = 1;
-/// Values per block: small enough that one probe from disk decodes little, large enough
-/// for zstd to find the regularities.
-pub const BLOCK_ENTRIES: u32 = 1 << 18;
+/// The codec of version 2: residuals over the one-ply prediction, in zstd frames.
+pub const CODEC_PREDICTED: u32 = 2;
+/// Values per block in the files this program writes: small enough that one probe from disk
+/// decodes little, large enough for zstd to find the regularities, and a whole number of
+/// in-memory lines (`147 * 2048`), so that blocks decode straight into them in parallel.
+pub const BLOCK_ENTRIES: u32 = 147 * 2048;
 /// The zstd compression level the builder uses.
 pub const ZSTD_LEVEL: i32 = 15;
 /// The largest header accepted (a guard against absurd lengths in a damaged file).
@@ -44,11 +52,11 @@ pub struct Header {
     pub seeds: u32,
     /// Values in the file: the tier's size.
     pub entries: u64,
-    /// [`CODEC_ZSTD`].
+    /// [`CODEC_ZSTD`] (version 1) or [`CODEC_PREDICTED`] (version 2).
     pub codec: u32,
     /// Values per block (the last block may hold fewer).
     pub block_entries: u32,
-    /// XXH3-64 of the decoded values, one byte each.
+    /// Version 1: XXH3-64 of the decoded values, one byte each. Version 2: [`block_digest`].
     pub checksum: u64,
 }
 
@@ -70,9 +78,24 @@ pub(crate) fn bincode_options() -> impl Options {
     bincode::DefaultOptions::new().with_fixint_encoding().with_little_endian().allow_trailing_bytes().with_limit(MAX_HEADER_BYTES)
 }
 
-/// The checksum of decoded values.
+/// The checksum of decoded values (of a version 1 file; of one block in version 2).
 pub fn checksum(values: &[u8]) -> u64 {
     xxh3_64(values)
+}
+
+/// The values checksum of a version 2 file: XXH3-64 of the [`checksum`]s of its blocks'
+/// values, each as 8 bytes little endian, in block order (so blocks are checked in parallel).
+pub fn block_digest(block_checksums: &[u64]) -> u64 {
+    xxh3_64(&block_checksums.iter().flat_map(|c| c.to_le_bytes()).collect::<Vec<u8>>())
+}
+
+/// The codec a version uses, if this program knows the version.
+pub fn codec_of(version: u32) -> Option<u32> {
+    match version {
+        VERSION_1 => Some(CODEC_ZSTD),
+        VERSION => Some(CODEC_PREDICTED),
+        _ => None,
+    }
 }
 
 /// The checksum of the header and index bytes.
@@ -87,12 +110,20 @@ pub(crate) fn compress_block(values: &[u8]) -> std::io::Result<Vec<u8>> {
     compressor.compress(values)
 }
 
-/// Decompresses one block of `len` values.
+/// Decompresses one block of at most `len` bytes.
+///
+/// # Errors
+/// A message if the frame is damaged or holds more than `len` bytes.
+pub(crate) fn decompress_up_to(frame: &[u8], len: usize) -> Result<Vec<u8>, String> {
+    zstd::bulk::decompress(frame, len).map_err(|e| format!("block does not decode: {e}"))
+}
+
+/// Decompresses one version 1 block of `len` values.
 ///
 /// # Errors
 /// A message if the frame is damaged or does not hold exactly `len` values.
 pub(crate) fn decompress_block(frame: &[u8], len: usize) -> Result<Vec<u8>, String> {
-    let values = zstd::bulk::decompress(frame, len).map_err(|e| format!("block does not decode: {e}"))?;
+    let values = decompress_up_to(frame, len)?;
     if values.len() != len {
         return Err(format!("block holds {} values, expected {len}", values.len()));
     }

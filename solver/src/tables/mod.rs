@@ -11,15 +11,19 @@
 //! The format is described byte by byte in `tables/README.md` and in [`format`].
 
 mod builder;
+mod compact;
 mod error;
 mod file;
 pub mod format;
 mod name;
+mod predict;
 mod reader;
+mod residual;
 mod retrograde;
 
 pub use builder::{build_tiers, BuildOptions, BuildReport, TierReport};
+pub use compact::{CompactTier, TierValues, WrongParity, LINE_POSITIONS};
 pub use error::TableError;
 pub use file::{write_table, TableFile};
 pub use name::{file_name, tier_path, EXTENSION};
-pub use reader::TableSet;
+pub use reader::{LoadOptions, LoadPlan, TableSet};

@@ -1,70 +1,181 @@
-//! Probing: the tiers of one rule set, decoded in memory, as an [`Oracle`] for the search.
+//! Probing: the tiers of one rule set in memory as [`CompactTier`]s, an [`Oracle`] for the
+//! search, loaded at once or by a background thread while the search already runs.
 
 use std::path::Path;
+use std::sync::{Arc, OnceLock};
 
-use rayon::prelude::*;
-
+use super::compact::{CompactTier, TierValues};
 use super::error::TableError;
 use super::file::TableFile;
 use super::name::tier_path;
 use crate::oracle::Oracle;
 use crate::rules::Rules;
 
-/// The tiers `0..=K` of one rule set found in a directory, each decoded in memory (one byte
-/// per position), so that a probe is an index computation and a load.
-pub struct TableSet<R: Rules> {
-    rules: R,
-    /// `tiers[k]`: the values of tier `k`, two's complement.
-    tiers: Vec<Box<[u8]>>,
+/// How to load the tiers of a board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoadOptions {
+    /// No tier above this many seeds (a position with `s` seeds never needs a tier above `s`).
+    pub max_seeds: u32,
+    /// The most bytes the loaded tiers may hold in memory (`None`: no bound). Tiers load from
+    /// 0 upwards; the first that would pass the bound and every tier above it are not loaded.
+    pub max_bytes: Option<u64>,
 }
 
-impl<R: Rules> TableSet<R> {
-    /// Loads the tiers of `rules` present in `dir`, from tier 0 up to the first missing one.
+impl Default for LoadOptions {
+    /// Every tier present, no memory bound.
+    fn default() -> Self {
+        LoadOptions { max_seeds: u32::MAX, max_bytes: None }
+    }
+}
+
+/// Which tiers a [`TableSet`] loads, decided from the headers before any is decoded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadPlan {
+    /// Tiers `0..loaded` are loaded (or being loaded).
+    pub loaded: u32,
+    /// Their positions.
+    pub positions: u64,
+    /// Tiers present above them that the memory bound leaves out: `loaded..loaded + beyond`.
+    pub beyond_bound: u32,
+}
+
+/// The tiers `0..=K` of one rule set found in a directory, each in memory at about 3.6 bits a
+/// position ([`CompactTier`]), so that a probe is an index computation and a line read. A tier
+/// still loading answers no probe (the search then searches), so every answer is exact.
+pub struct TableSet<R: Rules> {
+    rules: R,
+    /// `tiers[k]`: tier `k`, once decoded.
+    tiers: Vec<OnceLock<CompactTier>>,
+}
+
+impl<R: Rules + Clone + 'static> TableSet<R> {
+    /// Loads every tier of `rules` present in `dir`, from tier 0 up to the first missing one.
     /// Returns `None` when tier 0 is missing (no tables for this board).
     ///
     /// # Errors
     /// [`TableError`] if a file of these tiers cannot be read, is damaged (checksums are
     /// verified) or belongs to other rules, another board or another tier.
-    pub fn open(rules: &R, dir: &Path) -> Result<Option<TableSet<R>>, TableError>
-    where
-        R: Clone,
-    {
-        TableSet::open_up_to(rules, dir, u32::MAX)
+    pub fn open(rules: &R, dir: &Path) -> Result<Option<TableSet<R>>, TableError> {
+        TableSet::open_with(rules, dir, &LoadOptions::default()).map(|t| t.map(|(tables, _)| tables))
     }
 
-    /// As [`TableSet::open`], loading no tier above `max_seeds` (a position with `s` seeds
-    /// never needs a tier above `s`).
+    /// As [`TableSet::open`], loading no tier above `max_seeds`.
     ///
     /// # Errors
     /// As [`TableSet::open`].
-    pub fn open_up_to(rules: &R, dir: &Path, max_seeds: u32) -> Result<Option<TableSet<R>>, TableError>
-    where
-        R: Clone,
-    {
-        let files: Vec<TableFile> = (0..=max_seeds.min(i8::MAX as u32))
-            .map(|k| (k, tier_path(rules, dir, k)))
-            .take_while(|(_, path)| path.exists())
-            .map(|(k, path)| TableFile::open(rules, &path, k))
-            .collect::<Result<_, _>>()?;
-        if files.is_empty() {
-            return Ok(None);
-        }
-        let tiers = files.par_iter().map(|f| f.read_values().map(Vec::into_boxed_slice)).collect::<Result<_, _>>()?;
-        Ok(Some(TableSet { rules: rules.clone(), tiers }))
+    pub fn open_up_to(rules: &R, dir: &Path, max_seeds: u32) -> Result<Option<TableSet<R>>, TableError> {
+        TableSet::open_with(rules, dir, &LoadOptions { max_seeds, max_bytes: None }).map(|t| t.map(|(tables, _)| tables))
     }
 
+    /// Loads the tiers `options` allows, decoding them before it returns, and says which.
+    ///
+    /// # Errors
+    /// As [`TableSet::open`].
+    pub fn open_with(rules: &R, dir: &Path, options: &LoadOptions) -> Result<Option<(TableSet<R>, LoadPlan)>, TableError> {
+        let Some((files, plan)) = plan(rules, dir, options)? else { return Ok(None) };
+        let tables = TableSet { rules: rules.clone(), tiers: (0..files.len()).map(|_| OnceLock::new()).collect() };
+        tables.load(&files, options.max_bytes)?;
+        Ok(Some((tables, plan)))
+    }
+
+    /// Checks the headers of the tiers `options` allows now, and decodes them on a thread of
+    /// their own, lowest first: the search can start at once, and each tier answers probes
+    /// as soon as it is in memory. `report` is told of a tier that failed to load (damaged,
+    /// or over the memory bound after all); that tier and those above it answer nothing.
+    ///
+    /// # Errors
+    /// [`TableError`] if a header is unreadable, damaged or belongs to other rules, another
+    /// board or another tier (a damaged block is only found while loading).
+    pub fn open_in_background(
+        rules: &R,
+        dir: &Path,
+        options: &LoadOptions,
+        report: impl Fn(TableError) + Send + 'static,
+    ) -> Result<Option<(Arc<TableSet<R>>, LoadPlan)>, TableError> {
+        let Some((files, plan)) = plan(rules, dir, options)? else { return Ok(None) };
+        let tables = Arc::new(TableSet { rules: rules.clone(), tiers: (0..files.len()).map(|_| OnceLock::new()).collect() });
+        let loader = tables.clone();
+        let max_bytes = options.max_bytes;
+        std::thread::Builder::new()
+            .name("dakon-tables".into())
+            .spawn(move || {
+                if let Err(e) = loader.load(&files, max_bytes) {
+                    report(e);
+                }
+            })
+            .map_err(|e| TableError::io(dir, "start a thread to load the tables of", e))?;
+        Ok(Some((tables, plan)))
+    }
+
+    /// Decodes `files` (tiers `0..`) in order into `self.tiers`, within `max_bytes`.
+    fn load(&self, files: &[TableFile], max_bytes: Option<u64>) -> Result<(), TableError> {
+        let mut used = 0u64;
+        for (seeds, file) in files.iter().enumerate() {
+            let lower: Vec<&CompactTier> = self.tiers[..seeds].iter().map(|t| t.get().expect("lower tiers load first")).collect();
+            let tier = file.read_compact(&self.rules, &lower)?;
+            used += tier.bytes();
+            if let Some(bound) = max_bytes.filter(|&bound| used > bound) {
+                return Err(TableError::OverBound { path: file.path().into(), seeds: seeds as u32, needed: used, bound });
+            }
+            self.tiers[seeds].set(tier).expect("each tier loads once");
+        }
+        Ok(())
+    }
+}
+
+/// The files of the tiers to load and the plan; `None` when tier 0 is missing.
+fn plan<R: Rules>(rules: &R, dir: &Path, options: &LoadOptions) -> Result<Option<(Vec<TableFile>, LoadPlan)>, TableError> {
+    let mut files: Vec<TableFile> = (0..=options.max_seeds.min(i8::MAX as u32))
+        .map(|k| (k, tier_path(rules, dir, k)))
+        .take_while(|(_, path)| path.exists())
+        .map(|(k, path)| TableFile::open(rules, &path, k))
+        .collect::<Result<_, _>>()?;
+    if files.is_empty() {
+        return Ok(None);
+    }
+    let present = files.len() as u32;
+    let mut planned = 0u64;
+    let within = files
+        .iter()
+        .take_while(|f| {
+            planned += CompactTier::line_bytes(f.header().entries);
+            options.max_bytes.is_none_or(|bound| planned <= bound)
+        })
+        .count();
+    files.truncate(within);
+    let positions = files.iter().map(|f| f.header().entries).sum();
+    Ok(Some((files, LoadPlan { loaded: within as u32, positions, beyond_bound: present - within as u32 })))
+}
+
+impl<R: Rules> TableSet<R> {
     /// The exact future gain of the position at `index` in tier `seeds`, if that tier is
     /// loaded.
     pub fn value(&self, seeds: u32, index: u64) -> Option<i32> {
-        self.tiers.get(seeds as usize).and_then(|t| t.get(index as usize)).map(|&v| v as i8 as i32)
+        let tier = self.tiers.get(seeds as usize)?.get()?;
+        (index < tier.entries()).then(|| tier.value_at(index) as i32)
+    }
+
+    /// The tiers loaded so far, from tier 0 up to the first one not loaded.
+    pub fn loaded_tiers(&self) -> Vec<&CompactTier> {
+        self.tiers.iter().map_while(OnceLock::get).collect()
+    }
+
+    /// Bytes the tiers loaded so far hold in memory.
+    pub fn bytes(&self) -> u64 {
+        self.tiers.iter().filter_map(OnceLock::get).map(CompactTier::bytes).sum()
+    }
+
+    /// Whether every planned tier is loaded.
+    pub fn is_loaded(&self) -> bool {
+        self.tiers.iter().all(|t| t.get().is_some())
     }
 }
 
 impl<R: Rules> Oracle<R> for TableSet<R> {
     #[inline]
     fn probe(&self, pos: &R::Position) -> Option<i32> {
-        let tier = self.tiers.get(self.rules.seeds_on_board(pos) as usize)?;
-        Some(tier[self.rules.index(pos) as usize] as i8 as i32)
+        let tier = self.tiers.get(self.rules.seeds_on_board(pos) as usize)?.get()?;
+        Some(tier.value_at(self.rules.index(pos)) as i32)
     }
 
     fn max_seeds(&self) -> u32 {
