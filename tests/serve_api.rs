@@ -428,18 +428,16 @@ fn the_edges_of_the_api_answer_json_errors_with_short_echoes_and_refuse_stray_wh
     let missing = tempfile::tempdir().unwrap().path().join("no-such-tables");
     let server = Server::start(&["--tables-dir", missing.to_str().unwrap(), "--time-limit", "0.1"]);
     // A 70 KB position: longer than any request line hyper reads, answered as JSON all the same.
-    let long = format!("{}?position={}", server.url.clone() + "api/analyse", "7,".repeat(35_000));
-    let answer = server.get_url(&long);
+    let answer = server.raw_get(&format!("/api/analyse?position={}", "7,".repeat(35_000)), &[]);
     assert_eq!(answer.status, 414);
     assert!(answer.json["error"].as_str().unwrap().contains("64 KiB"), "{}", answer.json);
     // 2 MB of headers.
-    let client = reqwest::blocking::Client::new();
-    let big = client.get(format!("{}api/status", server.url)).header("x-padding", "a".repeat(2 << 20)).send().unwrap();
-    assert_eq!(big.status().as_u16(), 431);
-    assert!(big.json::<Value>().unwrap()["error"].as_str().unwrap().contains("KiB"));
+    let padding = "a".repeat(2 << 20);
+    let answer = server.raw_get("/api/status", &[("x-padding", &padding)]);
+    assert_eq!(answer.status, 431);
+    assert!(answer.json["error"].as_str().unwrap().contains("KiB"), "{}", answer.json);
     // A 60 KB bad position is quoted by a short prefix only.
-    let bad = format!("{}x", "1,".repeat(30_000));
-    let answer = server.analyse(&bad, &[]);
+    let answer = server.raw_get(&format!("/api/analyse?position={}x", "1,".repeat(30_000)), &[]);
     assert_eq!(answer.status, 400);
     let message = answer.json["error"].as_str().unwrap();
     assert!(message.len() < 300 && message.contains("characters in all"), "{message}");

@@ -66,6 +66,26 @@ impl Server {
         Answer { status, json }
     }
 
+    /// `GET target` (a path with its query, sent as given) with `headers` added, written on a
+    /// plain TCP connection: for requests larger than HTTP client libraries send.
+    pub fn raw_get(&self, target: &str, headers: &[(&str, &str)]) -> Answer {
+        use std::io::{Read, Write};
+        let address = self.url.trim_start_matches("http://").trim_end_matches('/');
+        let mut stream = std::net::TcpStream::connect(address).expect("the server accepts");
+        let mut request = format!("GET {target} HTTP/1.1\r\nhost: {address}\r\nconnection: close\r\n");
+        for (name, value) in headers {
+            request.push_str(&format!("{name}: {value}\r\n"));
+        }
+        request.push_str("\r\n");
+        stream.write_all(request.as_bytes()).expect("the request is sent");
+        let mut response = Vec::new();
+        stream.read_to_end(&mut response).expect("the response is read");
+        let response = String::from_utf8_lossy(&response);
+        let status = response.split(' ').nth(1).and_then(|code| code.parse().ok()).unwrap_or(0);
+        let body = response.split_once("\r\n\r\n").map_or("", |(_, body)| body);
+        Answer { status, json: serde_json::from_str(body).unwrap_or(Value::Null) }
+    }
+
     /// `GET /api/analyse` of `position` with more `params`.
     pub fn analyse(&self, position: &str, params: &[(&str, &str)]) -> Answer {
         let mut all = vec![("position", position)];
