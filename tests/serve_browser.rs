@@ -90,8 +90,12 @@ async fn press(client: &Client, key: char) {
     client.perform_actions(actions).await.expect("the key is pressed");
 }
 
+/// The rendered text of the element `css` selects, read in one step in the page (the page
+/// redraws the board as the bounds narrow, so a found element may be gone a moment later).
 async fn text_of(client: &Client, css: &str) -> String {
-    client.find(Locator::Css(css)).await.unwrap_or_else(|e| panic!("{css}: {e}")).text().await.unwrap()
+    let selector = serde_json::to_string(css).unwrap();
+    let text = eval(client, &format!("const e = document.querySelector({selector}); return e === null ? null : e.innerText")).await;
+    text.as_str().unwrap_or_else(|| panic!("{css}: no such element")).to_string()
 }
 
 async fn value_of(client: &Client, css: &str) -> String {
