@@ -40,14 +40,15 @@ fn move_bounds(step: &Step<Position>, mv: u8, child: Bounds) -> MoveValue {
 }
 
 /// The child's future gain when the move is within `[m.lower, m.upper]`; `None` if that says
-/// nothing more than the seeds on the child's board do.
+/// nothing more than the seeds on the child's board do (an exact value always says more, even
+/// with no seeds left: the next analysis needs every move's row).
 fn child_bounds(rules: &RuleSet, step: &Step<Position>, m: &MoveValue) -> Option<Bounds> {
     let k = rules.seeds_on_board(&step.next) as i64;
     let sign = if step.same_mover { 1 } else { -1 };
     let child = |v: i32| (sign * (i64::from(v) - i64::from(step.gain))).clamp(-k, k) as i32;
     let (a, b) = (child(m.lower), child(m.upper));
     let bounds = Bounds { lower: a.min(b), upper: a.max(b) };
-    (i64::from(bounds.lower) > -k || i64::from(bounds.upper) < k).then_some(bounds)
+    (bounds.is_exact() || i64::from(bounds.lower) > -k || i64::from(bounds.upper) < k).then_some(bounds)
 }
 
 /// What `db` knows about `position` under `rules` and about each of its moves.
@@ -116,7 +117,10 @@ mod tests {
 
     #[test]
     fn an_analysis_written_as_rows_reads_back_as_the_same_bounds() {
-        for (rules, text) in [(RulesName::Dakon, "2,1,3,0,2,1/1,2,0,3,1,2 3/4 1"), (RulesName::Kalah, "3,3,3,3/3,3,0,4 0/1 0")] {
+        // The last: a move that ends the game (a child with no seeds left has a row too).
+        for (rules, text) in
+            [(RulesName::Dakon, "2,1,3,0,2,1/1,2,0,3,1,2 3/4 1"), (RulesName::Kalah, "3,3,3,3/3,3,0,4 0/1 0"), (RulesName::Dakon, "1,0/0,1 0/0 0")]
+        {
             let position: Position = text.parse().unwrap();
             let rules = RuleSet::of(rules, &position);
             let solver = Solver::new(rules, Config { threads: 1, tt_bytes: 1 << 22 }, None);
