@@ -166,7 +166,7 @@ function drawBoard() {
         const lower = document.createElement("span");
         lower.textContent = signed(m.lower);
         const upper = document.createElement("span");
-        upper.textContent = `…${signed(m.upper)}`;
+        upper.textContent = signed(m.upper);
         badge.append(lower, upper);
         badge.classList.add("bounds");
         description += `, value between ${signed(m.lower)} and ${signed(m.upper)} (not exact yet)`;
