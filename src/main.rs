@@ -3,10 +3,12 @@
 mod certificate_arg;
 mod cli_error;
 mod commands;
+mod db_arg;
 mod line;
 mod position_arg;
 mod ranked_moves;
 mod records_file;
+mod results_db;
 mod rules_arg;
 mod search_args;
 mod spinner;
@@ -32,7 +34,8 @@ use clap::{Parser, Subcommand};
   dakon solve start --certificate 7x7.dkc   the value and a proof certificate of it
   dakon check 7x7.dkc                       check it with the independent checker
   dakon solve start --rules kalah --holes 6 --seeds 3   Kalah(6,3), exactly
-  dakon serve                               an analysis board at http://127.0.0.1:8080/")]
+  dakon serve                               an analysis board at http://127.0.0.1:8080/
+  dakon db --export -                       what the results database holds, as JSON Lines")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -51,6 +54,7 @@ enum Command {
     Batch(commands::batch::Args),
     Check(commands::check::Args),
     Serve(commands::serve::Args),
+    Db(commands::db::Args),
 }
 
 fn main() {
@@ -66,6 +70,7 @@ fn main() {
         Command::Batch(args) => commands::batch::run(args),
         Command::Check(args) => std::process::exit(commands::check::run(args)),
         Command::Serve(args) => commands::serve::run(args),
+        Command::Db(args) => commands::db::run(args),
     };
     if let Err(error) = result {
         eprintln!("dakon: {error}");

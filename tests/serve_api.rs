@@ -422,3 +422,37 @@ fn ctrl_c_stops_the_server_and_its_searches_cleanly() {
     assert_eq!(answer["exact"], false, "the running search ended with its bounds: {answer}");
     assert!(answer["lower"].as_i64().unwrap() <= 20 && 20 <= answer["upper"].as_i64().unwrap(), "the 7 x 4 start is worth +20");
 }
+
+#[test]
+fn the_edges_of_the_api_answer_json_errors_with_short_echoes_and_refuse_stray_whitespace() {
+    let missing = tempfile::tempdir().unwrap().path().join("no-such-tables");
+    let server = Server::start(&["--tables-dir", missing.to_str().unwrap(), "--time-limit", "0.1"]);
+    // A 70 KB position: longer than any request line hyper reads, answered as JSON all the same.
+    let answer = server.raw_get(&format!("/api/analyse?position={}", "7,".repeat(35_000)), &[]);
+    assert_eq!(answer.status, 414);
+    assert!(answer.json["error"].as_str().unwrap().contains("64 KiB"), "{}", answer.json);
+    // 2 MB of headers.
+    let padding = "a".repeat(2 << 20);
+    let answer = server.raw_get("/api/status", &[("x-padding", &padding)]);
+    assert_eq!(answer.status, 431);
+    assert!(answer.json["error"].as_str().unwrap().contains("KiB"), "{}", answer.json);
+    // A 60 KB bad position is quoted by a short prefix only.
+    let answer = server.raw_get(&format!("/api/analyse?position={}x", "1,".repeat(30_000)), &[]);
+    assert_eq!(answer.status, 400);
+    let message = answer.json["error"].as_str().unwrap();
+    assert!(message.len() < 300 && message.contains("characters in all"), "{message}");
+    // Stray whitespace, an em space or a plain one, is refused like any other malformed input.
+    for (name, value) in [("position", "\u{2003}start"), ("position", "start "), ("holes", "  5"), ("time_limit", "1\t")] {
+        let mut params = vec![("position", "start")];
+        params.retain(|(n, _)| *n != name);
+        params.push((name, value));
+        let answer = server.get("/api/analyse", &params);
+        assert_eq!(answer.status, 400, "{name}={value:?}");
+        assert!(answer.json["error"].as_str().unwrap().contains("stray whitespace"), "{}", answer.json);
+    }
+    assert_eq!(server.analyse("start", &[("holes", "3")]).status, 200, "still answering");
+    // The missing tables directory was said at start-up.
+    let output = server.interrupt();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("no-such-tables does not exist"), "{stderr}");
+}

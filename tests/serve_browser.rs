@@ -90,8 +90,12 @@ async fn press(client: &Client, key: char) {
     client.perform_actions(actions).await.expect("the key is pressed");
 }
 
+/// The rendered text of the element `css` selects, read in one step in the page (the page
+/// redraws the board as the bounds narrow, so a found element may be gone a moment later).
 async fn text_of(client: &Client, css: &str) -> String {
-    client.find(Locator::Css(css)).await.unwrap_or_else(|e| panic!("{css}: {e}")).text().await.unwrap()
+    let selector = serde_json::to_string(css).unwrap();
+    let text = eval(client, &format!("const e = document.querySelector({selector}); return e === null ? null : e.innerText")).await;
+    text.as_str().unwrap_or_else(|| panic!("{css}: no such element")).to_string()
 }
 
 async fn value_of(client: &Client, css: &str) -> String {
@@ -122,10 +126,16 @@ async fn save_screenshot(png: Vec<u8>, name: &str) -> PathBuf {
     path
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_player_uses_the_analysis_board_in_a_real_browser() {
+/// A headless Chromium driven by a chromedriver of its own, in a fresh profile; keep all three
+/// until the test ends.
+struct Browser {
+    client: Client,
+    _driver: Driver,
+    _profile: tempfile::TempDir,
+}
+
+async fn open_browser() -> Browser {
     let chromium = program(&["/usr/bin/chromium", "/usr/bin/chromium-browser"], "chromium");
-    let server = Server::start(&["--threads", "2"]);
     let driver = Driver::start();
     let profile = tempfile::tempdir().unwrap();
     let flags = [
@@ -147,6 +157,14 @@ async fn a_player_uses_the_analysis_board_in_a_real_browser() {
         .connect(&driver.url)
         .await
         .unwrap_or_else(|e| panic!("chromedriver at {} opens Chromium: {e}; {INSTALL}", driver.url));
+    Browser { client, _driver: driver, _profile: profile }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_uses_the_analysis_board_in_a_real_browser() {
+    let server = Server::start(&["--threads", "2"]);
+    let browser = open_browser().await;
+    let client = browser.client.clone();
 
     // The start: seven move values on player 0's holes (7 to 13), a best move marked.
     client.goto(&server.url).await.unwrap();
@@ -284,5 +302,133 @@ async fn a_player_uses_the_analysis_board_in_a_real_browser() {
     save_screenshot(client.screenshot().await.unwrap(), "serve-phone.png").await;
 
     client.close().await.unwrap();
-    drop(driver);
+}
+
+/// The page's layout checks, in the page: no two move-value chips overlap, none clips its own
+/// text, no store's count covers its label, and the hole numbers are readable. Returns the
+/// faults found (an empty list when all is well).
+const LAYOUT_FAULTS: &str = r#"
+const faults = [];
+const overlap = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+const chips = [...document.querySelectorAll('.move-value[data-hole]')].filter((e) => e.textContent !== '');
+chips.forEach((a, i) => {
+  if (a.scrollWidth > a.clientWidth + 1) faults.push(`chip ${a.dataset.hole} clips its text ${a.textContent}`);
+  chips.slice(i + 1).forEach((b) => {
+    if (overlap(a.getBoundingClientRect(), b.getBoundingClientRect())) faults.push(`chips ${a.dataset.hole} (${a.textContent}) and ${b.dataset.hole} (${b.textContent}) overlap`);
+  });
+});
+for (const store of document.querySelectorAll('.store')) {
+  const count = store.querySelector('.count').getBoundingClientRect();
+  const name = store.querySelector('.store-name').getBoundingClientRect();
+  if (overlap(count, name)) faults.push(`the count of ${store.querySelector('.store-name').textContent} covers its label`);
+}
+for (const number of document.querySelectorAll('.hole-number')) {
+  if (parseFloat(getComputedStyle(number).fontSize) < 12) faults.push(`hole number ${number.textContent} is tiny`);
+}
+const board = document.querySelector('#board').getBoundingClientRect();
+if (board.left < 0 || board.right > document.documentElement.clientWidth) faults.push('the board is wider than the screen');
+return faults;
+"#;
+
+/// The status line's text.
+async fn status_of(client: &Client) -> String {
+    text_of(client, "#search-status").await
+}
+
+/// An early 7 x 7 middle game (after the opening move 11): not exact within a second, its
+/// bounds wide ("-68...+42" and the like).
+const EARLY: &str = "8,8,8,0,0,8,8/8,8,8,8,1,8,8 0/9 1";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_keeps_its_status_layout_and_forms_true_to_the_board_shown() {
+    let server = Server::start(&["--threads", "2", "--time-limit", "5", "--refine-limit", "8"]);
+    let browser = open_browser().await;
+    let client = browser.client.clone();
+
+    // The time menu offers what the server allows: nothing above its 5 s cap.
+    client.goto(&server.url).await.unwrap();
+    wait_until(&client, "the values of the start", SOLVED).await;
+    let offered = eval(&client, "return [...document.querySelectorAll('#time-limit option')].map(o => Number(o.value))").await;
+    assert_eq!(offered, json!([1, 2, 5]), "the choices up to the cap");
+    let solved_start = status_of(&client).await;
+    assert!(solved_start.starts_with("Solved exactly"), "{solved_start}");
+
+    // Undo during a search: back at the start, the start's own status, not a frozen timer.
+    let start = value_of(&client, "#position-output").await;
+    client.goto(&format!("{}?position={}", server.url, EARLY.replace(' ', "%20"))).await.unwrap();
+    wait_until(&client, "the early middle game's bounds", "return document.querySelector('.move-value.bounds') !== null").await;
+    for (width, height, name) in [(1280, 900, "serve-bounds-wide.png"), (390, 844, "serve-bounds-phone.png")] {
+        client.set_window_size(width, height).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let faults = eval(&client, LAYOUT_FAULTS).await;
+        save_screenshot(client.screenshot().await.unwrap(), name).await;
+        assert_eq!(faults, json!([]), "at {width} px");
+    }
+    client.set_window_size(1280, 900).await.unwrap();
+    // Answers keep improving while the position is shown, and the page says when it stops.
+    wait_until(&client, "refining", "return document.querySelector('#search-status').textContent.startsWith('Refining the bounds (')").await;
+    wait_until(&client, "the end of the refining", "return document.querySelector('#stop').hidden").await;
+    let stopped = status_of(&client).await;
+    assert!(stopped.starts_with("Stopped refining after ") || stopped.starts_with("Solved exactly"), "{stopped}");
+
+    // Play a hard move from the start, undo while it is searched.
+    client.goto(&server.url).await.unwrap();
+    wait_until(&client, "the start again", SOLVED).await;
+    // (The server remembers it now, and the status says so.)
+    let solved_start = status_of(&client).await;
+    assert!(solved_start.starts_with("Solved exactly") && solved_start.contains("remembered by the server"), "{solved_start}");
+    let hard = eval(&client, "return [...document.querySelectorAll('.move-value[data-hole]')].find(e => !e.classList.contains('best')).dataset.hole").await;
+    let hard: u64 = hard.as_str().unwrap().parse().unwrap();
+    client.find(Locator::Css(&hole(hard))).await.unwrap().click().await.unwrap();
+    wait_until(&client, "the search of the move", "return !document.querySelector('#stop').hidden").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    press(&client, 'u').await;
+    wait_until(&client, "undo", &format!("return document.querySelector('#position-output').value === '{start}'")).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(status_of(&client).await, solved_start, "the start's status, not the abandoned search's");
+    // Redo, let the search end (cut or solved), undo: the start's status again.
+    press(&client, 'r').await;
+    wait_until(&client, "redo", &format!("return document.querySelector('#position-output').value !== '{start}'")).await;
+    wait_until(&client, "the end of the search", "return document.querySelector('#stop').hidden && document.querySelector('#search-status').textContent !== ''").await;
+    press(&client, 'u').await;
+    wait_until(&client, "undo", &format!("return document.querySelector('#position-output').value === '{start}'")).await;
+    assert_eq!(status_of(&client).await, solved_start);
+
+    // The New game form follows the board shown.
+    client.goto(&format!("{}?position=start&holes=5", server.url)).await.unwrap();
+    wait_until(&client, "the 5 x 5 start", SOLVED).await;
+    assert_eq!((value_of(&client, "#holes").await, value_of(&client, "#seeds").await), ("5".to_string(), "5".to_string()));
+
+    // A finished game opened from a link says so.
+    client.goto(&format!("{}?position=0,0,0/0,0,0%201/2%201", server.url)).await.unwrap();
+    wait_until(&client, "the finished game", "return document.querySelector('#value').textContent !== ''").await;
+    assert_eq!(text_of(&client, "#moves").await, "No moves: this game is over.");
+    assert!(text_of(&client, "#turn").await.starts_with("Game over"));
+    client.close().await.unwrap();
+}
+
+/// A lost position the search cannot finish in 50 ms: player 0's store is 70 behind with 64
+/// seeds on the board, so the bounds are below zero at once.
+const LOST: &str = "9,9,9,9,9,9,9/1,0,0,0,0,0,0 70/0 0";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_loss_proven_by_bounds_is_said_and_the_kalah_page_opens_a_board_it_solves() {
+    // A lost position the server cannot finish in 50 ms: its bounds are below zero.
+    let server = Server::start(&["--threads", "1", "--time-limit", "0.05", "--refine-limit", "0"]);
+    let browser = open_browser().await;
+    let client = browser.client.clone();
+    client.goto(&format!("{}?position={}", server.url, LOST.replace(' ', "%20"))).await.unwrap();
+    wait_until(&client, "the bounds", "return document.querySelector('#stop').hidden && document.querySelector('#value').textContent !== ''").await;
+    let value = text_of(&client, "#value").await;
+    assert!(value.contains("a loss for player") && value.contains("not exact"), "{value}");
+    drop(server);
+
+    let kalah = Server::start(&["--threads", "2", "--rules", "kalah"]);
+    client.goto(&kalah.url).await.unwrap();
+    wait_until(&client, "the Kalah start's values", SOLVED).await;
+    assert_eq!(value_of(&client, "#position-output").await, "3,3,3,3,3,3/3,3,3,3,3,3 0/0 0");
+    assert_eq!((value_of(&client, "#holes").await, value_of(&client, "#seeds").await), ("6".to_string(), "3".to_string()));
+    let tagline = text_of(&client, ".tagline").await;
+    assert!(tagline.contains("exactly when the search ends within the time limit"), "{tagline}");
+    client.close().await.unwrap();
 }

@@ -52,7 +52,7 @@ fn main() {
     let turn = best_turn(solver.rules(), &start, TurnLimits { nodes: 2_000_000, goal: None });
     let proven_lower = turn.best.map(|t| t.lower);
     println!("opening turn proves at least {proven_lower:?}");
-    let s = solver.solve_with(&start, &limits, SolveOptions { proven_lower, observer: Some(&observer) });
+    let s = solver.solve_with(&start, &limits, SolveOptions { proven_lower, proven_upper: None, observer: Some(&observer) });
     println!(
         "{holes}x{seeds}, {threads} thread(s), {mb} MiB: [{}, {}], {} nodes, {:.2} s",
         s.lower,

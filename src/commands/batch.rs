@@ -18,6 +18,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use self::input::Item;
 use crate::cli_error::CliError;
+use crate::db_arg::DbArgs;
+use crate::results_db::ResultsDb;
 use crate::rules_arg::RulesArgs;
 use crate::search_args::{interrupt_flag, SearchArgs};
 use crate::table_memory;
@@ -71,6 +73,8 @@ pub struct Args {
     search: SearchArgs,
     #[command(flatten)]
     probe: ProbeArgs,
+    #[command(flatten)]
+    db: DbArgs,
 }
 
 /// A finished input line, ready to be written.
@@ -89,6 +93,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let failed_before = answered.values().filter(|&&failed| failed).count();
     let todo: Vec<&Item> = items.iter().filter(|item| !answered.contains_key(&item.line)).collect();
     let solvers = solvers(&todo, &args)?;
+    let db = args.db.open()?;
     let mut out = output(&args)?;
     let threads = args.search.config().threads;
     let limits = args.search.limits();
@@ -100,6 +105,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let work = Work {
         todo: &todo,
         solvers: &solvers,
+        db: db.as_ref(),
         limits: &limits,
         all_moves: args.all_moves,
         rules: args.rules.rules,
@@ -155,7 +161,8 @@ fn read_input(args: &Args) -> Result<Vec<u8>, CliError> {
 }
 
 /// One solver per board size in the batch, sharing the transposition table memory.
-fn solvers(todo: &[&Item], args: &Args) -> Result<HashMap<usize, Solver<RuleSet>>, CliError> {
+/// A solver per board size, and whether it has endgame tables.
+fn solvers(todo: &[&Item], args: &Args) -> Result<HashMap<usize, (Solver<RuleSet>, bool)>, CliError> {
     // The most seeds on the board among the positions of each size.
     let mut sizes: BTreeMap<usize, u32> = BTreeMap::new();
     for position in todo.iter().filter_map(|item| item.position.as_ref().ok()) {
@@ -168,7 +175,9 @@ fn solvers(todo: &[&Item], args: &Args) -> Result<HashMap<usize, Solver<RuleSet>
         let rules = args.rules.for_holes(holes)?;
         // Parallelism comes from solving several positions at once, one thread each.
         let config = Config { threads: 1, tt_bytes: table_memory::capped(share, holes, seeds) };
-        solvers.insert(holes, Solver::new(rules, config, args.probe.open(rules)?));
+        let oracle = args.probe.open(rules)?;
+        let tables = oracle.is_some();
+        solvers.insert(holes, (Solver::new(rules, config, oracle), tables));
     }
     Ok(solvers)
 }
@@ -185,7 +194,8 @@ fn output(args: &Args) -> Result<Box<dyn Write>, CliError> {
 #[derive(Clone, Copy)]
 struct Work<'a> {
     todo: &'a [&'a Item],
-    solvers: &'a HashMap<usize, Solver<RuleSet>>,
+    solvers: &'a HashMap<usize, (Solver<RuleSet>, bool)>,
+    db: Option<&'a ResultsDb>,
     limits: &'a Limits,
     all_moves: bool,
     rules: RulesName,
@@ -207,7 +217,9 @@ impl Work<'_> {
                     Some(Answer { json: to_json(&record), failed: true, exact: false })
                 }
                 Ok(position) => {
-                    let record = record::solve(&self.solvers[&position.holes()], item.line, position, self.limits, self.all_moves);
+                    let (solver, tables) = &self.solvers[&position.holes()];
+                    let searched = record::Searched { solver, tables: *tables, db: self.db };
+                    let record = record::solve(&searched, item.line, position, self.limits, self.all_moves);
                     (!interrupt.load(Ordering::Relaxed)).then(|| Answer { json: to_json(&record), failed: false, exact: record.exact })
                 }
             };

@@ -4,9 +4,11 @@ use dakon_solver::rules::Rules;
 use dakon_solver::search::Limits;
 
 use crate::cli_error::CliError;
+use crate::db_arg::DbArgs;
 use crate::commands::solve::{outcome, rules_note};
 use crate::position_arg::PositionArgs;
 use crate::ranked_moves::ranked_moves;
+use crate::results_db::analyse_moves_kept;
 use crate::search_args::{solver_for, SearchArgs};
 use crate::spinner::Spinner;
 use crate::tables_arg::ProbeArgs;
@@ -20,6 +22,7 @@ use crate::tables_arg::ProbeArgs;
   dakon best start --holes 5                  all five opening moves of the 5 x 5 board
   dakon best '2,1,2,0,0/0,0,0,0,4 0/0 0'       what should player 0 play here?
   dakon best start --holes 6 --json           {\"moves\": [{\"hole\": H, \"value\": V, \"exact\": true}, ..]}
+  dakon best start --db results.db            from the bounds kept there, keeping what is proven
   dakon best start --rules kalah --holes 6 --seeds 3   every opening move of Kalah(6,3)")]
 pub struct Args {
     #[command(flatten)]
@@ -28,6 +31,8 @@ pub struct Args {
     search: SearchArgs,
     #[command(flatten)]
     probe: ProbeArgs,
+    #[command(flatten)]
+    db: DbArgs,
     /// One JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -36,10 +41,11 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), CliError> {
     let (position, rules) = args.position.position_and_rules()?;
     let (solver, tables) = solver_for(rules, &args.search, &args.probe)?;
+    let db = args.db.open()?;
     let limits: Limits = args.search.limits();
     let spinner = Spinner::start("valuing every move");
     let started = std::time::Instant::now();
-    let moves = solver.analyse_moves(&position, &limits);
+    let moves = analyse_moves_kept(&solver, db.as_ref(), &position, &limits, tables);
     drop(spinner);
     let seconds = started.elapsed().as_secs_f64();
     let shown = ranked_moves(&position, &moves);

@@ -3,6 +3,7 @@
 pub mod batch;
 pub mod best;
 pub mod check;
+pub mod db;
 pub mod perft;
 pub mod play;
 pub mod serve;

@@ -5,7 +5,9 @@ mod api_error;
 mod cache;
 mod counters;
 mod flights;
+mod listen;
 mod page;
+mod parse_errors;
 mod pool;
 mod query;
 mod registry;
@@ -22,6 +24,8 @@ use clap::builder::TypedValueParser;
 use tokio_util::sync::CancellationToken;
 
 use crate::cli_error::CliError;
+use crate::db_arg::DefaultDbArgs;
+use crate::results_db::ResultsDb;
 use crate::rules_arg::RulesArgs;
 use crate::search_args::parse_seconds;
 use crate::tables_arg::ProbeArgs;
@@ -40,6 +44,12 @@ use service::Service;
 /// table per board size; up to --queue more wait, and beyond that a request gets 503. A
 /// client that goes away stops its search; identical requests share one search; recent exact
 /// answers are kept. Ctrl-C stops the server, ending running searches with the bounds proven.
+///
+/// Every exact value and proven bound is kept in the results database (--db FILE; by default
+/// $DAKON_DB, else ./dakon-results.db, created if missing): a position asked again starts from
+/// the bounds already proven for it and its moves, so a second look is never worse than the
+/// first, and a position solved exactly before is answered from the database at once, even
+/// after a restart. `dakon db` shows what it holds.
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
   dakon serve                                   http://127.0.0.1:8080/, Ctrl-C stops it
@@ -48,6 +58,7 @@ use service::Service;
   curl 'http://127.0.0.1:8080/api/analyse?position=start&holes=5'
   curl 'http://127.0.0.1:8080/api/play?position=start&hole=7'
   dakon serve --rules kalah                     Kalah instead of Dakon (page and API)
+  dakon serve --db ~/dakon.db                   keep the results in ~/dakon.db (--no-db: nowhere)
   curl 'http://127.0.0.1:8080/api/analyse?position=start&holes=6&seeds=4&rules=kalah'")]
 pub struct Args {
     /// Address and port to listen on (port 0: any free port). The default is reachable from
@@ -72,9 +83,19 @@ pub struct Args {
     /// and the cap of one that asks for more (its answer then says so).
     #[arg(long, default_value = "10", value_name = "SECONDS", value_parser = parse_seconds)]
     time_limit: f64,
+    /// How long the page keeps refining a position that is not exact, in seconds: it asks
+    /// again and again (each search at most --time-limit, each starting from the bounds proven
+    /// before) while the position is shown, then stops and says so.
+    #[arg(long, default_value = "60", value_name = "SECONDS", value_parser = parse_seconds)]
+    refine_limit: f64,
     /// Exact answers kept for repeated requests (0: none).
     #[arg(long, default_value_t = 1024, value_name = "N")]
     cache: usize,
+    #[command(flatten)]
+    db: DefaultDbArgs,
+    /// Keep no results database: every restart begins from nothing.
+    #[arg(long, conflicts_with = "db")]
+    no_db: bool,
     /// Print the address and settings as one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -96,36 +117,57 @@ async fn serve(args: Args) -> Result<(), CliError> {
     let address = listener.local_addr()?;
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let shutdown = CancellationToken::new();
+    let db_path = (!args.no_db).then(|| args.db.path());
+    let db = db_path.as_deref().map(ResultsDb::open).transpose().map_err(CliError::Input)?;
     let registry = Registry::new(RuleSet(args.rules.rules), args.tt_mb << 20, args.probe.clone());
     let service = Arc::new(Service::new(
         registry,
         SearchPool::new(threads, args.queue),
         args.cache,
         Duration::from_secs_f64(args.time_limit),
+        Duration::from_secs_f64(args.refine_limit),
         shutdown.clone(),
+        db,
     ));
+    let db_shown = db_path.map_or("none".to_string(), |path| path.display().to_string());
     let url = format!("http://{address}/");
-    let tables = if args.probe.no_tables { "none".to_string() } else { args.probe.tables.dir().display().to_string() };
+    let tables = tables_shown(&args.probe);
     let per_board = service.registry.table_bytes_per_board() >> 20;
     if args.json {
         let settings = serde_json::json!({
             "url": url, "rules": args.rules.rules.as_str(), "threads": threads, "queue": args.queue, "table_mib_per_board": per_board,
-            "time_limit": args.time_limit, "cache": args.cache, "tables_dir": tables,
+            "time_limit": args.time_limit, "cache": args.cache, "tables_dir": tables, "db": db_shown,
         });
         println!("{settings}");
     } else {
         println!("dakon serve: {url}  (rules {}; Ctrl-C stops)", args.rules.rules);
         println!(
-            "searches: {threads} at once, {} waiting at most; {per_board} MiB of table per board size; at most {} s each; endgame tables: {tables}",
+            "searches: {threads} at once, {} waiting at most; {per_board} MiB of table per board size; at most {} s each; endgame tables: {tables}; results database: {db_shown}",
             args.queue, args.time_limit
         );
     }
-    axum::serve(listener, routes::router(service))
-        .with_graceful_shutdown(stop_signal(shutdown))
-        .await
-        .map_err(|e| CliError::Failure(format!("the server failed: {e}")))?;
+    tokio::spawn(stop_signal(shutdown.clone()));
+    listen::serve(listener, routes::router(service), shutdown).await;
     eprintln!("dakon serve: stopped");
     Ok(())
+}
+
+/// The endgame tables directory as the start-up lines name it; a directory that does not
+/// exist is warned about (the server then searches without tables).
+fn tables_shown(probe: &crate::tables_arg::ProbeArgs) -> String {
+    if probe.no_tables {
+        return "none".to_string();
+    }
+    let dir = probe.tables.dir();
+    if dir.is_dir() {
+        return dir.display().to_string();
+    }
+    eprintln!(
+        "dakon serve: warning: the endgame tables directory {} does not exist, so every search runs without tables \
+         (build them with `dakon tables build`, name the directory with --tables-dir, or pass --no-tables)",
+        dir.display()
+    );
+    format!("none ({} does not exist)", dir.display())
 }
 
 /// Waits for Ctrl-C (or SIGTERM), then cancels `shutdown` so that running searches end with

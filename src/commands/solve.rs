@@ -10,8 +10,10 @@ use dakon_solver::search::{Solution, Solver};
 
 use crate::certificate_arg::{self, CertificateOptions, Written};
 use crate::cli_error::CliError;
+use crate::db_arg::DbArgs;
 use crate::line::absolute_line;
 use crate::position_arg::PositionArgs;
+use crate::results_db::{solve_kept, Bounds, Proof, Proved, ResultsDb};
 use crate::search_args::{solver_for, SearchArgs};
 use crate::spinner::Spinner;
 use crate::tables_arg::ProbeArgs;
@@ -37,6 +39,7 @@ use crate::tables_arg::ProbeArgs;
   dakon solve start --at-least 10               is the value at least 10?
   dakon solve start --time-limit 5 --threads 2  bounds proven in 5 seconds if not solved
   dakon solve start --certificate 7x7.dkc       the value and a certificate of it
+  dakon solve start --db results.db             start from the bounds kept there, keep what is proven
   dakon check 7x7.dkc                           ... which anyone can check
   dakon solve start --rules kalah --holes 6 --seeds 4 --threads 1 --tt-mb 1024   Kalah(6,4)")]
 pub struct Args {
@@ -46,6 +49,8 @@ pub struct Args {
     search: SearchArgs,
     #[command(flatten)]
     probe: ProbeArgs,
+    #[command(flatten)]
+    db: DbArgs,
     /// Only decide whether the value (final store difference) is at least V: one null-window
     /// search, far cheaper than the exact value.
     #[arg(long, value_name = "V", allow_negative_numbers = true, conflicts_with = "prove_win")]
@@ -70,6 +75,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         certificate_arg::check_destination(path)?;
     }
     let (solver, tables) = solver_for(rules, &args.search, &args.probe)?;
+    let db = args.db.open()?;
     let limits = args.search.limits();
     let stored = position.store_difference();
     if let Some(bound) = args.at_least.or(args.prove_win.then_some(1)) {
@@ -83,8 +89,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
             Some(false) => Claim { lower: trivial_lower, upper: bound - 1 },
             None => Claim { lower: trivial_lower, upper: trivial_upper },
         };
+        keep_claim(db.as_ref(), &rules, &position, &claim, Proof::search(tables), answer.nodes, seconds);
         let certificate = certify(&args, &solver, &position, claim);
         let written = certificate.as_ref().and_then(|c| c.as_ref().ok());
+        if let Some(written) = written.filter(|w| w.check.as_ref().is_some_and(|c| c.holds)) {
+            keep_claim(db.as_ref(), &rules, &position, &written.claim, Proof::Certificate, 0, written.seconds);
+        }
         if args.json {
             let json = serde_json::json!({
                 "position": position.to_string(), "rules": rules.name(), "at_least": bound, "holds": answer.holds,
@@ -107,10 +117,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
         return certificate.transpose()?.map_or(Ok(()), |w| w.accepted());
     }
     let spinner = Spinner::start("solving");
-    let solution = solver.solve(&position, &limits);
+    let solution = solve_kept(&solver, db.as_ref(), &position, &limits, tables);
     drop(spinner);
     let certificate = certify(&args, &solver, &position, certificate_arg::claim(&position, solution.lower, solution.upper));
     let written = certificate.as_ref().and_then(|c| c.as_ref().ok());
+    if let Some(written) = written.filter(|w| w.check.as_ref().is_some_and(|c| c.holds)) {
+        keep_claim(db.as_ref(), &rules, &position, &written.claim, Proof::Certificate, 0, written.seconds);
+    }
     if args.json {
         let mut json = json(&rules, &position, &solution, tables);
         json["certificate"] = written.map_or(serde_json::Value::Null, Written::json);
@@ -122,6 +135,14 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }
     }
     certificate.transpose()?.map_or(Ok(()), |w| w.accepted())
+}
+
+/// Keeps `claim` (final differences) about `position` in `db`, if any, as proven by `proof`.
+fn keep_claim(db: Option<&ResultsDb>, rules: &RuleSet, position: &Position, claim: &Claim, proof: Proof, nodes: u64, seconds: f64) {
+    let stored = position.store_difference();
+    let bounds = Bounds { lower: claim.lower - stored, upper: claim.upper - stored };
+    let proved = Proved { position, bounds, pv: &[], moves: &[], proof, nodes, seconds };
+    crate::results_db::keep(db, rules, &proved);
 }
 
 /// The certificate of `claim`, when --certificate asks for one.

@@ -12,6 +12,8 @@ use serde_json::Value;
 /// A running `dakon serve`, stopped when dropped.
 pub struct Server {
     child: Option<Child>,
+    /// The results database's directory when the test named none (removed when dropped).
+    _db_dir: Option<tempfile::TempDir>,
     /// Where it listens, e.g. `http://127.0.0.1:40123/`.
     pub url: String,
     client: reqwest::blocking::Client,
@@ -25,14 +27,20 @@ pub struct Answer {
 
 impl Server {
     /// Starts `dakon serve` on a free port of 127.0.0.1 with `args` added (without endgame
-    /// tables unless they give `--tables-dir`), and waits for it to print where it listens.
+    /// tables unless they give `--tables-dir`, with a results database in a temporary
+    /// directory of its own unless they give `--db` or `--no-db`), and waits for it to print
+    /// where it listens.
     pub fn start(args: &[&str]) -> Server {
         let tables = if args.contains(&"--tables-dir") { None } else { Some("--no-tables") };
+        let db_dir = (!args.contains(&"--db") && !args.contains(&"--no-db")).then(|| tempfile::tempdir().unwrap());
+        let db: Vec<String> = db_dir.iter().map(|dir| format!("--db={}", dir.path().join("results.db").display())).collect();
         let mut child = Command::new(env!("CARGO_BIN_EXE_dakon"))
             .args(["serve", "--bind", "127.0.0.1:0", "--json"])
             .args(tables)
+            .args(db)
             .args(args)
             .env_remove("DAKON_TABLES")
+            .env_remove("DAKON_DB")
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -41,7 +49,7 @@ impl Server {
         BufReader::new(child.stdout.take().expect("stdout is piped")).read_line(&mut line).expect("dakon serve prints its settings");
         let settings: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("a JSON line, not {line:?}: {e}"));
         let url = settings["url"].as_str().expect("the settings name the url").to_string();
-        Server { child: Some(child), url, client: reqwest::blocking::Client::builder().timeout(Duration::from_secs(120)).build().unwrap() }
+        Server { child: Some(child), _db_dir: db_dir, url, client: reqwest::blocking::Client::builder().timeout(Duration::from_secs(120)).build().unwrap() }
     }
 
     /// `GET path` with the query `params` (encoded here).
@@ -56,6 +64,26 @@ impl Server {
         let status = response.status().as_u16();
         let json = response.json().unwrap_or(Value::Null);
         Answer { status, json }
+    }
+
+    /// `GET target` (a path with its query, sent as given) with `headers` added, written on a
+    /// plain TCP connection: for requests larger than HTTP client libraries send.
+    pub fn raw_get(&self, target: &str, headers: &[(&str, &str)]) -> Answer {
+        use std::io::{Read, Write};
+        let address = self.url.trim_start_matches("http://").trim_end_matches('/');
+        let mut stream = std::net::TcpStream::connect(address).expect("the server accepts");
+        let mut request = format!("GET {target} HTTP/1.1\r\nhost: {address}\r\nconnection: close\r\n");
+        for (name, value) in headers {
+            request.push_str(&format!("{name}: {value}\r\n"));
+        }
+        request.push_str("\r\n");
+        stream.write_all(request.as_bytes()).expect("the request is sent");
+        let mut response = Vec::new();
+        stream.read_to_end(&mut response).expect("the response is read");
+        let response = String::from_utf8_lossy(&response);
+        let status = response.split(' ').nth(1).and_then(|code| code.parse().ok()).unwrap_or(0);
+        let body = response.split_once("\r\n\r\n").map_or("", |(_, body)| body);
+        Answer { status, json: serde_json::from_str(body).unwrap_or(Value::Null) }
     }
 
     /// `GET /api/analyse` of `position` with more `params`.
@@ -81,6 +109,11 @@ impl Server {
             assert!(started.elapsed() < patience, "waited {patience:?} for {what}; status: {status}");
             std::thread::sleep(Duration::from_millis(20));
         }
+    }
+
+    /// The process id of the program.
+    pub fn pid(&self) -> u32 {
+        self.child.as_ref().expect("running").id()
     }
 
     /// Sends Ctrl-C (SIGINT) and waits for the program to end.

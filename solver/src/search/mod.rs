@@ -113,6 +113,10 @@ pub struct SolveOptions<'a> {
     /// see [`crate::opening`]): the search starts its bracket there. A wrong bound makes the
     /// result wrong; `None` starts from `-seeds on the board`.
     pub proven_lower: Option<i32>,
+    /// An upper bound of the future gain **proven elsewhere** (e.g. by an earlier search kept
+    /// in a results database): the search's bracket ends there. A wrong bound makes the result
+    /// wrong; `None` starts from `+seeds on the board`.
+    pub proven_upper: Option<i32>,
     /// Called after every null-window test with the bracket so far (cheap: a handful of calls
     /// per solve).
     pub observer: Option<&'a dyn Fn(&Progress)>,
@@ -230,7 +234,7 @@ impl<R: Rules> Solver<R> {
     /// [`Solver::turn_bound`]), as `dakon verify` does: on boards where that bound is the
     /// value (the opponent takes every seed left) one test settles it.
     pub fn solve(&self, pos: &R::Position, limits: &Limits) -> Solution {
-        self.solve_with(pos, limits, SolveOptions { proven_lower: self.turn_bound(pos), observer: None })
+        self.solve_with(pos, limits, SolveOptions { proven_lower: self.turn_bound(pos), proven_upper: None, observer: None })
     }
 
     /// The lower bound of the future gain of `pos` proven by the mover's best turn found
@@ -261,7 +265,7 @@ impl<R: Rules> Solver<R> {
     /// let start = Position::start(3, 3).unwrap();
     /// let tests = Cell::new(0);
     /// let observer = |_: &dakon_solver::search::Progress| tests.set(tests.get() + 1);
-    /// let options = SolveOptions { proven_lower: Some(0), observer: Some(&observer) };
+    /// let options = SolveOptions { proven_lower: Some(0), proven_upper: None, observer: Some(&observer) };
     /// let solution = solver.solve_with(&start, &Limits::default(), options);
     /// assert_eq!(solution.lower, solver.solve(&start, &Limits::default()).lower);
     /// assert!(tests.get() >= 1);
@@ -276,6 +280,7 @@ impl<R: Rules> Solver<R> {
         let k = self.rules.seeds_on_board(pos) as i32;
         let mut start = Bracket::seeds(k);
         start.lower = options.proven_lower.map_or(start.lower, |lower| lower.clamp(-k, k));
+        start.upper = options.proven_upper.map_or(start.upper, |upper| upper.clamp(start.lower, k));
         let bracket = narrow(self, pos, start, k, &budget, options.observer);
         let pv = if bracket.is_exact() { principal_variation(self, pos, bracket.lower, bracket.best_move, &budget) } else { Vec::new() };
         let best_move = pv.first().copied().or(bracket.best_move).or_else(|| {
@@ -345,7 +350,7 @@ impl<R: Rules> Solver<R> {
     pub fn analyse_moves(&self, pos: &R::Position, limits: &Limits) -> Vec<MoveValue> {
         let budget = Budget::new(limits);
         let mut values: Vec<MoveValue> =
-            self.rules.legal_moves(pos).as_slice().iter().map(|&mv| self.value_move(pos, mv, &budget)).collect();
+            self.rules.legal_moves(pos).as_slice().iter().map(|&mv| self.value_move(pos, mv, None, &budget)).collect();
         values.sort_by_key(|m| (Reverse(m.lower), Reverse(m.upper), m.mv));
         values
     }
@@ -370,11 +375,23 @@ impl<R: Rules> Solver<R> {
     /// # Panics
     /// May panic, or return nonsense, if `mv` is not a legal move of `pos`.
     pub fn analyse_move(&self, pos: &R::Position, mv: u8, limits: &Limits) -> MoveValue {
-        self.value_move(pos, mv, &Budget::new(limits))
+        self.value_move(pos, mv, None, &Budget::new(limits))
     }
 
-    /// The bounds of move `mv` of `pos` proven within `budget`.
-    fn value_move(&self, pos: &R::Position, mv: u8, budget: &Budget) -> MoveValue {
+    /// [`Solver::analyse_move`] starting from `known`, bounds of the move **proven elsewhere**
+    /// (e.g. kept in a results database): the child's search starts from the bracket they
+    /// imply. Returns bounds within `known` (a wrong `known` makes the result wrong).
+    ///
+    /// # Panics
+    /// May panic, or return nonsense, if `mv` is not a legal move of `pos`.
+    pub fn analyse_move_within(&self, pos: &R::Position, mv: u8, known: &MoveValue, limits: &Limits) -> MoveValue {
+        let proven = self.value_move(pos, mv, Some(known), &Budget::new(limits));
+        MoveValue { mv, lower: proven.lower.max(known.lower), upper: proven.upper.min(known.upper) }
+    }
+
+    /// The bounds of move `mv` of `pos` proven within `budget`, from the move's `known` bounds
+    /// if given.
+    fn value_move(&self, pos: &R::Position, mv: u8, known: Option<&MoveValue>, budget: &Budget) -> MoveValue {
         let step = self.rules.play(pos, mv);
         let k = self.rules.seeds_on_board(&step.next) as i32;
         let sign = if step.same_mover { 1 } else { -1 };
@@ -382,6 +399,14 @@ impl<R: Rules> Solver<R> {
         // that mover takes every seed.
         let mut start = Bracket::seeds(k);
         start.lower = self.turn_bound(&step.next).map_or(start.lower, |lower| lower.clamp(-k, k));
+        if let Some(known) = known {
+            // The move's bounds as the child's: move = gain + sign * child.
+            // (In i64: an unknown bound may be `i32::MIN`.)
+            let child = |v: i32| (i64::from(sign) * (i64::from(v) - i64::from(step.gain))).clamp(-i64::from(k), i64::from(k)) as i32;
+            let (a, b) = (child(known.lower), child(known.upper));
+            start.lower = start.lower.max(a.min(b));
+            start.upper = a.max(b).max(start.lower);
+        }
         let child = narrow(self, &step.next, start, k, budget, None);
         let (a, b) = (step.gain + sign * child.lower, step.gain + sign * child.upper);
         MoveValue { mv, lower: a.min(b), upper: a.max(b) }

@@ -9,6 +9,7 @@ use dakon_solver::search::{Limits, MoveValue, Solver};
 use serde::Serialize;
 
 use crate::line::absolute_line;
+use crate::results_db::{analyse_moves_kept, solve_kept, ResultsDb};
 
 /// The result for one position. Values are final store differences, player to move minus
 /// opponent; holes are absolute.
@@ -53,14 +54,23 @@ pub struct Failed<'a> {
     pub error: &'a str,
 }
 
+/// What solves a line: the board's solver, whether it has tables, and the results database
+/// to start from and keep the results in (if any).
+pub struct Searched<'a> {
+    pub solver: &'a Solver<RuleSet>,
+    pub tables: bool,
+    pub db: Option<&'a ResultsDb>,
+}
+
 /// Solves `position` (input line `line`) within `limits`.
-pub fn solve(solver: &Solver<RuleSet>, line: u64, position: &Position, limits: &Limits, all_moves: bool) -> Solved {
+pub fn solve(searched: &Searched, line: u64, position: &Position, limits: &Limits, all_moves: bool) -> Solved {
+    let Searched { solver, tables, db } = *searched;
     let started = Instant::now();
     let stores = position.store_difference();
-    let solution = solver.solve(position, limits);
+    let solution = solve_kept(solver, db, position, limits, tables);
     let moves = all_moves.then(|| {
         let limits = Limits { time: limits.time.map(|t| t.saturating_sub(started.elapsed())), ..limits.clone() };
-        solver.analyse_moves(position, &limits).iter().map(|m| move_record(position, stores, m)).collect()
+        analyse_moves_kept(solver, db, position, &limits, tables).iter().map(|m| move_record(position, stores, m)).collect()
     });
     let exact = solution.is_exact();
     Solved {

@@ -1,19 +1,21 @@
 //! One analysis, on a blocking thread: the position's value and principal variation, and every
-//! legal move's value (or the bounds a limit left), as the JSON the API sends.
+//! legal move's value (or the bounds a limit left), as the JSON the API sends, and as rows of
+//! the results database.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use dakon_solver::dakon::Position;
 use dakon_solver::rules::Rules;
-use dakon_solver::search::Limits;
+use dakon_solver::search::{Limits, Solution};
 
 use super::registry::BoardSolver;
-use super::rounds::value_every_move;
+use super::rounds::{value_every_move, Valued};
 use super::rule_set::RuleSet;
 use crate::commands::show;
 use crate::commands::solve::outcome;
 use crate::line::absolute_line;
 use crate::ranked_moves::ranked_moves;
+use crate::results_db::{entries_of, Bounds, Entry, Prior, Proof, Proved};
 
 /// What one search proved about a position, as the API writes it.
 #[derive(Clone, Debug)]
@@ -21,15 +23,45 @@ pub struct Analysis {
     pub json: serde_json::Value,
     /// Whether every move's value is exact (then the answer holds whatever the time limit).
     pub exact: bool,
+    /// What it proved, as rows of the results database.
+    pub entries: Vec<Entry>,
 }
 
-/// Values every legal move of `position` within `limits` (its time and stop flag): the
-/// position's value and principal variation first, then every move in rounds (see
-/// [`super::rounds`]). Moves are ranked as `best` ranks them.
-pub fn analyse(rule_set: RuleSet, board: &BoardSolver, position: &Position, limits: &Limits) -> Analysis {
+/// Where an answer's values come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A search now (started from the database's bounds, if any).
+    Search,
+    /// The results database alone: no search.
+    Database,
+}
+
+/// Values every legal move of `position` within `limits` (its time and stop flag), starting
+/// from the bounds `prior` holds: the position's value and principal variation first, then
+/// every move in rounds (see [`super::rounds`]). Moves are ranked as `best` ranks them.
+pub fn analyse(rule_set: RuleSet, board: &BoardSolver, position: &Position, limits: &Limits, prior: &Prior) -> Analysis {
     let started = Instant::now();
+    let valued = value_every_move(&board.solver, position, limits.time, limits.stop.clone(), prior);
+    describe(rule_set, board, position, &valued, started.elapsed(), Source::Search)
+}
+
+/// The analysis the database holds whole (`prior.is_complete()`), without a search.
+pub fn from_database(rule_set: RuleSet, board: &BoardSolver, position: &Position, prior: &Prior, started: Instant) -> Analysis {
+    let bounds = prior.position.unwrap_or(Bounds { lower: 0, upper: 0 });
+    let solution = Solution {
+        lower: bounds.lower,
+        upper: bounds.upper,
+        best_move: prior.pv.first().copied(),
+        pv: prior.pv.clone(),
+        nodes: 0,
+        elapsed: Duration::ZERO,
+    };
+    let valued = Valued { solution, moves: prior.moves.clone() };
+    describe(rule_set, board, position, &valued, started.elapsed(), Source::Database)
+}
+
+fn describe(rule_set: RuleSet, board: &BoardSolver, position: &Position, valued: &Valued, took: Duration, source: Source) -> Analysis {
     let solver = &board.solver;
-    let valued = value_every_move(solver, position, limits.time, limits.stop.clone());
     let moves = ranked_moves(position, &valued.moves);
     let exact = valued.solution.is_exact() && moves.iter().all(|m| m.is_exact());
     // The position is worth its best move; the solve may have proven more than the moves.
@@ -39,8 +71,14 @@ pub fn analyse(rule_set: RuleSet, board: &BoardSolver, position: &Position, limi
         lower = lower.max(best.lower);
         upper = upper.min(moves.iter().map(|m| m.upper).max().unwrap_or(upper));
     }
-    // Each move of the line is proven optimal; the line stops early if time ran out.
-    let line = if valued.solution.is_exact() { valued.solution.pv.as_slice() } else { &[] };
+    // Each move of the line is proven optimal (the line stops early if time ran out), given
+    // that its first move is: a solve cut short may name a best move only guessed.
+    let first_optimal = |mv: &u8| valued.moves.iter().any(|m| m.mv == *mv && m.lower == m.upper && m.lower == valued.solution.lower);
+    let line = if valued.solution.is_exact() && valued.solution.pv.first().is_some_and(first_optimal) {
+        valued.solution.pv.as_slice()
+    } else {
+        &[]
+    };
     let rules = rule_set.rules_for(position);
     let (pv, end) = absolute_line(&rules, position, line);
     let value_exact = lower == upper;
@@ -52,14 +90,40 @@ pub fn analyse(rule_set: RuleSet, board: &BoardSolver, position: &Position, limi
         "exact": value_exact,
         "lower": lower,
         "upper": upper,
-        "result": value_exact.then(|| outcome(lower)),
+        "result": result(lower, upper),
         "pv": pv,
         "pv_complete": value_exact && solver.rules().legal_moves(&end).is_empty(),
-        "seconds": started.elapsed().as_secs_f64(),
+        "seconds": took.as_secs_f64(),
         "tables": board.tables,
+        "from_database": source == Source::Database,
     });
     if let (Some(json), serde_json::Value::Object(fields)) = (json.as_object_mut(), fields) {
         json.extend(fields);
     }
-    Analysis { json, exact }
+    let entries = match source {
+        Source::Database => Vec::new(),
+        Source::Search => entries_of(
+            &rules,
+            &Proved {
+                position,
+                bounds: Bounds { lower: lower - stored, upper: upper - stored },
+                pv: line,
+                moves: &valued.moves,
+                proof: Proof::search(board.tables),
+                nodes: valued.solution.nodes,
+                seconds: took.as_secs_f64(),
+            },
+        ),
+    };
+    Analysis { json, exact, entries }
+}
+
+/// Win, draw or loss for the player to move when the bounds prove it (an exact value, or both
+/// bounds on the same side of zero), else `None`.
+fn result(lower: i32, upper: i32) -> Option<&'static str> {
+    if lower == upper || lower > 0 || upper < 0 {
+        Some(outcome(if lower > 0 { lower } else { upper }))
+    } else {
+        None
+    }
 }

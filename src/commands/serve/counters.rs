@@ -13,6 +13,10 @@ pub struct Counters {
     pub shared: AtomicU64,
     /// Requests answered from the cache.
     pub cached: AtomicU64,
+    /// Requests answered from the results database alone.
+    pub from_database: AtomicU64,
+    /// Results database reads or writes that failed, and results it refused as contradicting.
+    pub db_errors: AtomicU64,
     /// Requests refused because the search slots and the queue were full.
     pub refused: AtomicU64,
 }
@@ -32,6 +36,8 @@ impl Counters {
             "shared": read(&self.shared),
             "cached": read(&self.cached),
             "refused": read(&self.refused),
+            "from_database": read(&self.from_database),
+            "db_errors": read(&self.db_errors),
         })
     }
 }

@@ -27,13 +27,23 @@ pub async fn index(State(service): State<Arc<Service>>) -> impl IntoResponse {
     file("text/html; charset=utf-8", named_page(service.registry.rules().0))
 }
 
+/// The tagline of the page's file, which promises exact values (true of Dakon's boards).
+const EXACT_TAGLINE: &str = "Every move valued exactly: the final store difference it leads to with perfect play.";
+
+/// The page for `rules`: named after them, opening their default board (one the server solves
+/// exactly within its default time), with a tagline that promises no more than it gives.
 fn named_page(rules: RulesName) -> String {
-    let game = match rules {
-        RulesName::Dakon => "Dakon",
-        RulesName::Kalah => "Kalah",
-        RulesName::KalahEmptyCapture => "Kalah (empty capture)",
+    let (game, holes, seeds) = match rules {
+        RulesName::Dakon => return INDEX.to_string(),
+        RulesName::Kalah => ("Kalah", 6, 3),
+        RulesName::KalahEmptyCapture => ("Kalah (empty capture)", 6, 3),
     };
-    INDEX.replace("Dakon", game)
+    let tagline = "Every move valued by the final store difference it leads to with perfect play: exactly when the search \
+                   ends within the time limit (as on the default board), else with proven bounds that keep narrowing.";
+    INDEX
+        .replace("Dakon", game)
+        .replace(EXACT_TAGLINE, tagline)
+        .replace(r#"data-holes="7" data-seeds="7""#, &format!(r#"data-holes="{holes}" data-seeds="{seeds}""#))
 }
 
 pub async fn script() -> impl IntoResponse {
@@ -54,6 +64,8 @@ mod tests {
         let kalah = named_page(RulesName::Kalah);
         assert!(kalah.contains("<title>Kalah analysis board</title>") && !kalah.contains("Dakon"));
         assert!(named_page(RulesName::KalahEmptyCapture).contains("<h1>Kalah (empty capture) <span>"));
+        assert!(INDEX.contains(super::EXACT_TAGLINE) && INDEX.contains(r#"<body data-holes="7" data-seeds="7">"#));
+        assert!(!kalah.contains(super::EXACT_TAGLINE) && kalah.contains(r#"<body data-holes="6" data-seeds="3">"#));
     }
 
     #[test]

@@ -10,6 +10,20 @@ use super::rule_set::RuleSet;
 use crate::position_arg::parse_notation;
 use crate::search_args::parse_seconds;
 
+/// Characters of a bad value or name quoted back in an error message; the rest is cut.
+const ECHO_CHARS: usize = 40;
+
+/// `text` as an error message quotes it: at most [`ECHO_CHARS`] characters, and how long it
+/// was if cut.
+fn echo(text: &str) -> String {
+    let count = text.chars().count();
+    if count <= ECHO_CHARS {
+        text.to_string()
+    } else {
+        format!("{}… ({count} characters in all)", text.chars().take(ECHO_CHARS).collect::<String>())
+    }
+}
+
 /// The decoded `name=value` pairs of a query string, each name known and given once.
 pub struct Params {
     pairs: Vec<(String, String)>,
@@ -24,9 +38,15 @@ impl Params {
     pub fn parse(query: Option<&str>, allowed: &[&str]) -> Result<Params, ApiError> {
         let pairs: Vec<(String, String)> =
             form_urlencoded::parse(query.unwrap_or("").as_bytes()).map(|(name, value)| (name.into_owned(), value.into_owned())).collect();
-        for (i, (name, _)) in pairs.iter().enumerate() {
+        for (i, (name, value)) in pairs.iter().enumerate() {
             if !allowed.contains(&name.as_str()) {
-                return Err(ApiError::BadRequest(format!("unknown parameter '{name}': expected {}", allowed.join(", "))));
+                return Err(ApiError::BadRequest(format!("unknown parameter '{}': expected {}", echo(name), allowed.join(", "))));
+            }
+            if value.trim() != value {
+                return Err(ApiError::BadRequest(format!(
+                    "parameter '{name}': stray whitespace around '{}' (write the value alone)",
+                    echo(value.trim())
+                )));
             }
             if pairs[..i].iter().any(|(earlier, _)| earlier == name) {
                 return Err(ApiError::BadRequest(format!("parameter '{name}' is given more than once")));
@@ -74,11 +94,11 @@ impl Params {
         let text = self.required("position")?;
         let holes = self.number("holes", "a whole number of holes per row")?;
         let seeds = self.number("seeds", "a whole number of seeds per hole")?;
-        if text.trim() != "start" {
+        if text != "start" {
             if let Some(name) = [("holes", holes), ("seeds", seeds)].into_iter().find_map(|(name, given)| given.map(|_| name)) {
                 return Err(ApiError::BadRequest(format!("parameter '{name}' applies only to position=start")));
             }
-            return parse_notation(text).map_err(ApiError::BadRequest);
+            return parse_notation(text).map_err(|message| ApiError::BadRequest(cut_echo(&message, text)));
         }
         let holes = holes.unwrap_or(7);
         let seeds = seeds.unwrap_or(holes);
@@ -92,7 +112,7 @@ impl Params {
     /// [`ApiError::BadRequest`] if it is missing or not a whole number.
     pub fn hole(&self) -> Result<usize, ApiError> {
         let text = self.required("hole")?;
-        text.trim().parse().map_err(|_| ApiError::BadRequest(format!("parameter 'hole': expected a hole number, found '{text}'")))
+        text.parse().map_err(|_| ApiError::BadRequest(format!("parameter 'hole': expected a hole number, found '{}'", echo(text))))
     }
 
     /// `time_limit`, clamped to `cap` (and `cap` when not given).
@@ -101,7 +121,7 @@ impl Params {
     /// [`ApiError::BadRequest`] if it is not a number of seconds.
     pub fn time_limit(&self, cap: Duration) -> Result<TimeLimit, ApiError> {
         let Some(text) = self.get("time_limit") else { return Ok(TimeLimit { used: cap, requested: None }) };
-        let seconds = parse_seconds(text).map_err(|e| ApiError::BadRequest(format!("parameter 'time_limit': {e}")))?;
+        let seconds = parse_seconds(text).map_err(|e| ApiError::BadRequest(format!("parameter 'time_limit': {}", cut_echo(&e, text))))?;
         let requested = Duration::from_secs_f64(seconds);
         Ok(TimeLimit { used: requested.min(cap), requested: Some(requested) })
     }
@@ -110,10 +130,15 @@ impl Params {
     fn number(&self, name: &str, expected: &str) -> Result<Option<u32>, ApiError> {
         self.get(name)
             .map(|text| {
-                text.trim().parse().map_err(|_| ApiError::BadRequest(format!("parameter '{name}': expected {expected}, found '{text}'")))
+                text.parse().map_err(|_| ApiError::BadRequest(format!("parameter '{name}': expected {expected}, found '{}'", echo(text))))
             })
             .transpose()
     }
+}
+
+/// `message` with its quotations of `text` cut to a short prefix.
+fn cut_echo(message: &str, text: &str) -> String {
+    message.replace(&format!("'{text}'"), &format!("'{}'", echo(text)))
 }
 
 /// The time a search may take: what was asked for, clamped to the server's cap.
@@ -198,6 +223,12 @@ mod tests {
         assert!(
             message("position=1,0/0+0/0+0").starts_with("invalid position '1,0/0 0/0 0': column 1: both rows must have the same length")
         );
+        assert_eq!(message("position=start&holes=%E2%80%835"), "parameter 'holes': stray whitespace around '5' (write the value alone)");
+        assert_eq!(message("position=start&holes=++5"), "parameter 'holes': stray whitespace around '5' (write the value alone)");
+        assert_eq!(message("position=%E2%80%83start"), "parameter 'position': stray whitespace around 'start' (write the value alone)");
+        let long = "1,".repeat(30_000);
+        let cut = message(&format!("position={long}"));
+        assert!(cut.len() < 300 && cut.contains("(60000 characters in all)"), "{cut}");
         assert_eq!(
             message("position=start&holes=12"),
             "cannot set up the start of holes=12, seeds=12: a row must have 1 to 9 holes, found 12"

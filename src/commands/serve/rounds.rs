@@ -21,6 +21,8 @@ use std::time::{Duration, Instant};
 use dakon_solver::rules::Rules;
 use dakon_solver::search::{Limits, MoveValue, Solution, Solver};
 
+use crate::results_db::Prior;
+
 /// Nodes each open move may search in the first round; doubled every round.
 const FIRST_ROUND_NODES: u64 = 1 << 14;
 
@@ -32,29 +34,42 @@ pub struct Valued {
 }
 
 /// Solves `pos`, then values every legal move in rounds, within `time` (none: until every
-/// move is exact) and until `stop` is raised.
-pub fn value_every_move<R: Rules>(solver: &Solver<R>, pos: &R::Position, time: Option<Duration>, stop: Option<Arc<AtomicBool>>) -> Valued {
+/// move is exact) and until `stop` is raised, starting from the bounds in `prior`.
+///
+/// Returns bounds within `prior`'s for the position and for every move it names.
+pub fn value_every_move<R: Rules>(
+    solver: &Solver<R>,
+    pos: &R::Position,
+    time: Option<Duration>,
+    stop: Option<Arc<AtomicBool>>,
+    prior: &Prior,
+) -> Valued {
     let deadline = time.map(|time| Instant::now() + time);
     let limits =
         |nodes: Option<u64>| Limits { time: deadline.map(|d| d.saturating_duration_since(Instant::now())), nodes, stop: stop.clone() };
-    let solution = solver.solve(pos, &limits(None));
+    let mut solution = solver.solve_with(pos, &limits(None), prior.solve_options(solver.turn_bound(pos)));
+    prior.narrow(&mut solution);
     let legal = solver.rules().legal_moves(pos);
-    // Every move is worth at most the position; a best move proven optimal is worth exactly it.
+    // Every move is worth at most the position. (The solution's best move is not taken as
+    // exact: when its line ran out of time it may be the move ordering's first guess; the
+    // table makes valuing it again cheap.)
     let mut moves: Vec<MoveValue> = legal
         .as_slice()
         .iter()
-        .map(|&mv| match solution.best_move {
-            Some(best) if best == mv && solution.is_exact() => MoveValue { mv, lower: solution.lower, upper: solution.upper },
-            _ => MoveValue { mv, lower: i32::MIN, upper: solution.upper },
+        .map(|&mv| {
+            let mut known = MoveValue { mv, lower: i32::MIN, upper: solution.upper };
+            if let Some(earlier) = prior.moves.iter().find(|m| m.mv == mv) {
+                (known.lower, known.upper) = (known.lower.max(earlier.lower), known.upper.min(earlier.upper));
+            }
+            known
         })
         .collect();
     let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d) || stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
     let mut nodes = FIRST_ROUND_NODES;
     loop {
         for known in moves.iter_mut().filter(|m| m.lower < m.upper) {
-            let proven = solver.analyse_move(pos, known.mv, &limits(Some(nodes)));
-            known.lower = known.lower.max(proven.lower);
-            known.upper = known.upper.min(proven.upper);
+            let earlier = known.clone();
+            *known = solver.analyse_move_within(pos, earlier.mv, &earlier, &limits(Some(nodes)));
         }
         if moves.iter().all(|m| m.lower >= m.upper) || out_of_time() {
             break;
@@ -71,7 +86,8 @@ mod tests {
     use dakon_solver::dakon::{Dakon, Position};
     use dakon_solver::search::{Config, Limits, Solver};
 
-    use super::value_every_move;
+    use super::{value_every_move, Prior};
+    use crate::results_db::Bounds;
 
     fn solver(holes: usize) -> Solver<Dakon> {
         Solver::new(Dakon::new(holes).unwrap(), Config { threads: 1, tt_bytes: 1 << 22 }, None)
@@ -83,7 +99,7 @@ mod tests {
             [(5, "0,3,0,2,2/1,0,0,0,2 0/0 0"), (5, "1,2,0,3,1/2,0,1,1,3 2/4 0"), (4, "4,4,4,4/4,4,4,4 0/0 0"), (2, "0,0/0,0 2/2 0")]
         {
             let p: Position = position.parse().unwrap();
-            let valued = value_every_move(&solver(holes), &p, None, None);
+            let valued = value_every_move(&solver(holes), &p, None, None, &Prior::default());
             let mut moves = valued.moves;
             moves.sort_by_key(|m| m.mv);
             let mut expected = solver(holes).analyse_moves(&p, &Limits::default());
@@ -98,10 +114,26 @@ mod tests {
     fn with_no_time_the_bounds_still_hold_the_values() {
         let p: Position = "2,1,3,0,2,1/1,2,0,3,1,2 3/4 1".parse().unwrap();
         let exact = solver(6).analyse_moves(&p, &Limits::default());
-        let valued = value_every_move(&solver(6), &p, Some(Duration::ZERO), None);
+        let valued = value_every_move(&solver(6), &p, Some(Duration::ZERO), None, &Prior::default());
         for m in &valued.moves {
             let truth = exact.iter().find(|e| e.mv == m.mv).unwrap().lower;
             assert!(m.lower <= truth && truth <= m.upper, "move {}: {truth} in [{}, {}]", m.mv, m.lower, m.upper);
         }
+    }
+
+    #[test]
+    fn the_rounds_start_from_the_prior_bounds_and_never_answer_wider() {
+        let p: Position = "2,1,3,0,2,1/1,2,0,3,1,2 3/4 1".parse().unwrap();
+        let exact = value_every_move(&solver(6), &p, None, None, &Prior::default());
+        let value = exact.solution.lower;
+        // Told the value and every move's, the rounds need no time to answer exactly.
+        let prior = Prior { position: Some(Bounds { lower: value, upper: value }), moves: exact.moves.clone(), ..Prior::default() };
+        let again = value_every_move(&solver(6), &p, Some(Duration::ZERO), None, &prior);
+        assert_eq!((again.solution.lower, again.solution.upper), (value, value));
+        let mut moves = again.moves;
+        moves.sort_by_key(|m| m.mv);
+        let mut expected = exact.moves;
+        expected.sort_by_key(|m| m.mv);
+        assert_eq!(moves, expected);
     }
 }

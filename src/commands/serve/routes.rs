@@ -2,8 +2,10 @@
 
 use std::sync::Arc;
 
-use axum::extract::{RawQuery, State};
-use axum::http::{Method, Uri};
+use axum::extract::{RawQuery, Request, State};
+use axum::http::{header, HeaderValue, Method, StatusCode, Uri};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 
@@ -23,7 +25,24 @@ pub fn router(service: Arc<Service>) -> Router {
         .route("/api/status", get(status))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
+        .layer(axum::middleware::from_fn(refuse_large_headers))
         .with_state(service)
+}
+
+/// The most header bytes a request may carry (names and values); a browser sends a few KiB.
+pub const MAX_HEADERS_BYTES: usize = 64 * 1024;
+
+/// Refuses a request whose headers are over [`MAX_HEADERS_BYTES`] with a JSON 431, and closes
+/// the connection.
+async fn refuse_large_headers(request: Request, next: Next) -> Response {
+    let bytes: usize = request.headers().iter().map(|(name, value)| name.as_str().len() + value.len() + 4).sum();
+    if bytes <= MAX_HEADERS_BYTES {
+        return next.run(request).await;
+    }
+    let message = format!("the request's headers are {} KiB, over the {} KiB this server takes", bytes / 1024, MAX_HEADERS_BYTES / 1024);
+    let mut response = (StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE, Json(serde_json::json!({ "error": message }))).into_response();
+    response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+    response
 }
 
 type JsonAnswer = Result<Json<serde_json::Value>, ApiError>;

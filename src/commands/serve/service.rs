@@ -4,13 +4,13 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use dakon_solver::dakon::Position;
 use dakon_solver::search::Limits;
 use tokio_util::sync::CancellationToken;
 
-use super::analysis::{analyse, Analysis};
+use super::analysis::{analyse, from_database, Analysis};
 use super::api_error::ApiError;
 use super::cache::AnswerCache;
 use super::counters::Counters;
@@ -20,6 +20,7 @@ use super::query::{Params, TimeLimit};
 use super::registry::Registry;
 use super::rule_set::RuleSet;
 use crate::commands::{play, show};
+use crate::results_db::{prior_of, Prior, ResultsDb};
 
 /// The parameters `/api/analyse` takes.
 pub const ANALYSE_PARAMETERS: &[&str] = &["position", "time_limit", "rules", "holes", "seeds"];
@@ -41,20 +42,34 @@ pub struct Service {
     counters: Counters,
     /// The longest search allowed.
     pub time_cap: Duration,
+    /// How long the page refines a position that is not exact (it asks `/api/status`).
+    refine_limit: Duration,
     /// Cancelled at shutdown: every search stops with the bounds proven so far.
     shutdown: CancellationToken,
+    /// Where every result is kept, and searches start from (`None`: `--no-db`).
+    pub db: Option<Arc<ResultsDb>>,
 }
 
 impl Service {
     /// A service with these parts; `shutdown` stops every search when cancelled.
-    pub fn new(registry: Registry, pool: SearchPool, cache_size: usize, time_cap: Duration, shutdown: CancellationToken) -> Service {
+    pub fn new(
+        registry: Registry,
+        pool: SearchPool,
+        cache_size: usize,
+        time_cap: Duration,
+        refine_limit: Duration,
+        shutdown: CancellationToken,
+        db: Option<ResultsDb>,
+    ) -> Service {
         Service {
+            db: db.map(Arc::new),
             registry,
             pool,
             flights: Flights::new(),
             cache: AnswerCache::new(cache_size),
             counters: Counters::default(),
             time_cap,
+            refine_limit,
             shutdown,
         }
     }
@@ -72,6 +87,12 @@ impl Service {
         if let Some(analysis) = self.cache.get(&(rules, position)) {
             Counters::count(&self.counters.cached);
             return Ok(respond(&analysis, &limit, true));
+        }
+        if let Some(analysis) = self.from_database(rules, &position).await? {
+            Counters::count(&self.counters.from_database);
+            let analysis = Arc::new(analysis);
+            self.cache.put((rules, position), analysis.clone());
+            return Ok(respond(&analysis, &limit, false));
         }
         let key = (rules, position, limit.used);
         let flight = match self.flights.join(&key, &self.shutdown) {
@@ -92,6 +113,49 @@ impl Service {
         Ok(respond(&analysis, &limit, false))
     }
 
+    /// The whole analysis of `position`, if the database holds it (every value exact).
+    ///
+    /// # Errors
+    /// [`ApiError::Failure`] if the board's endgame tables cannot be read.
+    async fn from_database(&self, rules: RuleSet, position: &Position) -> Result<Option<Analysis>, ApiError> {
+        let Some(db) = &self.db else { return Ok(None) };
+        let started = Instant::now();
+        let prior = self.prior(db, rules, position);
+        if !prior.is_complete() {
+            return Ok(None);
+        }
+        let board = self.registry.solver(rules, position).await?;
+        Ok(Some(from_database(rules, &board, position, &prior, started)))
+    }
+
+    /// What the database holds about `position` and its moves (nothing if it cannot be read:
+    /// the search then starts from scratch, and the failure is counted and said).
+    fn prior(&self, db: &ResultsDb, rules: RuleSet, position: &Position) -> Prior {
+        prior_of(db, &rules.rules_for(position), position).unwrap_or_else(|e| {
+            Counters::count(&self.counters.db_errors);
+            eprintln!("dakon serve: {e}");
+            Prior::default()
+        })
+    }
+
+    /// Keeps what `analysis` proved in the database (a failure, e.g. a full disk, is counted
+    /// and said; the answer is still given).
+    fn record(&self, analysis: &Analysis) {
+        let Some(db) = &self.db else { return };
+        match db.record(&analysis.entries) {
+            Ok(recorded) => {
+                for contradiction in recorded.contradictions {
+                    Counters::count(&self.counters.db_errors);
+                    eprintln!("dakon serve: a result contradicts the database, which keeps its own: {contradiction}");
+                }
+            }
+            Err(e) => {
+                Counters::count(&self.counters.db_errors);
+                eprintln!("dakon serve: {e}");
+            }
+        }
+    }
+
     /// Does the search of `key` and delivers its answer to every request waiting for it.
     async fn search(self: Arc<Self>, key: SearchKey, work: Work<Answer>) {
         let answer = self.run_search(key, &work.cancelled).await;
@@ -106,7 +170,7 @@ impl Service {
 
     /// Waits for the board's solver and a slot, then searches on a blocking thread, raising
     /// the search's stop flag if `cancelled` fires first.
-    async fn run_search(&self, (rules, position, time): SearchKey, cancelled: &CancellationToken) -> Answer {
+    async fn run_search(self: &Arc<Self>, (rules, position, time): SearchKey, cancelled: &CancellationToken) -> Answer {
         let ready = async { Ok::<_, ApiError>((self.registry.solver(rules, &position).await?, self.pool.acquire().await?)) };
         let (board, slot) = tokio::select! {
             ready = ready => ready?,
@@ -115,10 +179,15 @@ impl Service {
         Counters::count(&self.counters.searches);
         let stop = Arc::new(AtomicBool::new(false));
         let limits = Limits { time: Some(time), nodes: None, stop: Some(stop.clone()) };
+        let service = self.clone();
         let mut search = tokio::task::spawn_blocking(move || {
             // The slot is free again when the search thread is done, not before.
             let _slot = slot;
-            analyse(rules, &board, &position, &limits)
+            let prior = service.db.as_ref().map(|db| service.prior(db, rules, &position)).unwrap_or_default();
+            let analysis = analyse(rules, &board, &position, &limits, &prior);
+            // Kept before it is answered: an answer given is in the database.
+            service.record(&analysis);
+            analysis
         });
         let analysis = tokio::select! {
             done = &mut search => done,
@@ -168,9 +237,11 @@ impl Service {
             "queue": self.pool.queue(),
             "in_flight": self.flights.len(),
             "cache_entries": self.cache.len(),
+            "db": self.db.as_ref().map(|db| db.path().display().to_string()),
             "boards_in_use": self.registry.boards_in_use(),
             "table_mib_per_board": self.registry.table_bytes_per_board() >> 20,
             "time_limit_cap": self.time_cap.as_secs_f64(),
+            "refine_seconds": self.refine_limit.as_secs_f64(),
             "counts": self.counters.json(),
         })
     }

@@ -209,7 +209,7 @@ pub fn verify(board: Board, plan: &Plan) -> Row {
     if let Some((solver, limits)) = plan.search {
         let limits = remaining(limits, started);
         // The search starts from what the opening turn proved.
-        let options = SolveOptions { proven_lower: Some(row.lower), observer: plan.observer };
+        let options = SolveOptions { proven_lower: Some(row.lower), proven_upper: None, observer: plan.observer };
         let solution = solver.solve_with(&start, &limits, options);
         row.nodes = solution.nodes;
         row.interrupted = limits.stop.as_ref().is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed));

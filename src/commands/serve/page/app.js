@@ -9,6 +9,8 @@ const MAX_DOTS = 12;
 const BOUNDS_SECONDS = 0.2;
 /** The time limit of the first ask, so that something shows at once. */
 const QUICK_SECONDS = 0.5;
+/** The time menu's choices; those above the server's cap are left out. */
+const TIME_CHOICES = [1, 2, 5, 10, 30, 60];
 
 const state = {
   /** Positions of the game: {board, move}; move is what led there (null for the first). */
@@ -16,9 +18,12 @@ const state = {
   index: 0,
   /** The analysis of the current position, once it has arrived. */
   analysis: null,
-  /** Exact analyses by position, so that undo and redo need not ask again. */
+  /** Exact analyses by position, with the status line they ended with, so that undo and redo
+   * need not ask again. */
   known: new Map(),
   search: null,
+  /** What the server allows: the longest search, and the refining time per position. */
+  limits: { cap: 10, refine: 60 },
 };
 
 // ---- The API ----
@@ -157,9 +162,14 @@ function drawBoard() {
         description += `, value ${signed(m.value)}${best ? ", a best move" : `, costs ${cost}`}`;
         badge.title = best ? "a best move" : `costs ${cost} against the best move`;
       } else {
-        badge.textContent = `${signed(m.lower)}…${signed(m.upper)}`;
+        // Two short lines rather than one wide chip, so that neighbours never overlap.
+        const lower = document.createElement("span");
+        lower.textContent = signed(m.lower);
+        const upper = document.createElement("span");
+        upper.textContent = signed(m.upper);
+        badge.append(lower, upper);
         badge.classList.add("bounds");
-        description += `, value between ${signed(m.lower)} and ${signed(m.upper)} (not exact: cut by the time limit)`;
+        description += `, value between ${signed(m.lower)} and ${signed(m.upper)} (not exact yet)`;
         badge.title = "bounds proven before the time limit";
       }
     }
@@ -200,7 +210,8 @@ function drawSummary() {
     const verdict = analysis.value > 0 ? `a win by ${analysis.value}` : analysis.value < 0 ? `a loss by ${-analysis.value}` : "a draw";
     value.textContent = `Value for player ${mover}: ${signed(analysis.value)}, ${verdict} with perfect play.`;
   } else {
-    value.textContent = `Value for player ${mover}: between ${signed(analysis.lower)} and ${signed(analysis.upper)} (not exact: the search was cut short).`;
+    const proven = analysis.result ? `: ${analysis.result === "win" ? "a win" : analysis.result === "loss" ? "a loss" : "a draw"} for player ${mover}, proven` : "";
+    value.textContent = `Value for player ${mover}: between ${signed(analysis.lower)} and ${signed(analysis.upper)}${proven} (not exact yet).`;
   }
   if (analysis.notice) value.textContent += ` Note: ${analysis.notice}.`;
   for (const hole of analysis.pv) {
@@ -240,7 +251,7 @@ function drawMoves() {
   if (state.history.length === 1) {
     const empty = document.createElement("li");
     empty.className = "empty";
-    empty.textContent = "No moves yet: click a hole.";
+    empty.textContent = current().game_over ? "No moves: this game is over." : "No moves yet: click a hole.";
     list.appendChild(empty);
   }
   $("undo").disabled = state.index === 0;
@@ -283,52 +294,76 @@ function stopTimer() {
 /** Whether every move of an analysis has its exact value. */
 const solved = (analysis) => analysis.exact && analysis.moves.every((m) => m.exact);
 
+/** The status line of a finished analysis. */
+function finishedStatus(analysis, why) {
+  const took = `${analysis.seconds.toFixed(analysis.seconds < 0.1 ? 3 : 2)} s`;
+  if (solved(analysis)) {
+    const source = analysis.from_database ? " (from the server's results database)" : analysis.cached ? " (remembered by the server)" : "";
+    return `Solved exactly in ${took}${source}${analysis.tables ? ", with endgame tables" : ""}.`;
+  }
+  return `${why}: showing the bounds proven so far (kept by the server: asking again goes on from them).`;
+}
+
 /**
  * Asks for the analysis of the current position (abandoning any search still running): first
- * with a short time limit, so that the best move and bounds show at once, then, if some value
- * is not exact yet, with the chosen limit (the server's table keeps what the first ask proved).
+ * with a short time limit, so that the best move and bounds show at once, then with the chosen
+ * limit, and then, while some value is not exact and the position is still shown, again and
+ * again with doubled limits (the server starts each search from the bounds proven before),
+ * until the server's refining time per position is spent.
  */
 async function analyse({ seconds, stopped = false } = {}) {
   if (state.search) {
     stopTimer();
     state.search.controller.abort();
+    state.search = null;
   }
   const position = current().position;
-  state.analysis = state.known.get(position) || null;
+  const status = $("search-status");
+  const remembered = state.known.get(position);
+  state.analysis = remembered ? remembered.analysis : null;
   draw();
-  if (state.analysis) return;
+  if (remembered) {
+    status.textContent = remembered.status;
+    return;
+  }
   const controller = new AbortController();
   const started = performance.now();
   const search = { controller, started, stopped: false, timer: 0 };
   state.search = search;
-  const status = $("search-status");
   const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
   let doing = "Searching";
   const tick = () => (status.textContent = `${doing}… ${elapsed()}`);
   tick();
   search.timer = setInterval(tick, 100);
   $("stop").hidden = false;
-  const wanted = seconds ?? Number($("time-limit").value);
-  const limits = wanted > QUICK_SECONDS ? [QUICK_SECONDS, wanted] : [wanted];
+  const wanted = Math.min(seconds ?? Number($("time-limit").value), state.limits.cap);
+  let limit = stopped || wanted <= QUICK_SECONDS ? wanted : QUICK_SECONDS;
   try {
     let analysis = null;
-    for (const limit of limits) {
+    let why = stopped ? "Stopped" : `Time limit reached (${wanted} s)`;
+    for (;;) {
       analysis = await api("analyse", { position, time_limit: limit }, controller.signal);
       if (state.search !== search) return;
       state.analysis = analysis;
-      if (solved(analysis)) break;
+      if (solved(analysis) || stopped) break;
       draw();
-      doing = "Refining the bounds";
+      const spent = (performance.now() - started) / 1000;
+      if (limit >= wanted) {
+        if (spent >= state.limits.refine) {
+          why = `Stopped refining after ${Math.round(spent)} s, the server's limit per position`;
+          break;
+        }
+        doing = `Refining the bounds (${signed(analysis.lower)}…${signed(analysis.upper)})`;
+        limit = Math.min(limit * 2, state.limits.cap, Math.max(state.limits.refine - spent, 0.1));
+      } else {
+        doing = "Refining the bounds";
+        limit = wanted;
+      }
     }
     stopTimer();
     state.search = null;
-    if (solved(analysis)) state.known.set(position, analysis);
-    const took = `${analysis.seconds.toFixed(analysis.seconds < 0.1 ? 3 : 2)} s`;
-    if (solved(analysis)) {
-      status.textContent = `Solved exactly in ${took}${analysis.cached ? " (remembered by the server)" : ""}${analysis.tables ? ", with endgame tables" : ""}.`;
-    } else {
-      status.textContent = `${stopped ? "Stopped" : `Time limit reached (${analysis.time_limit} s)`}: showing the bounds proven so far.`;
-    }
+    status.textContent = finishedStatus(analysis, why);
+    if (solved(analysis)) state.known.set(position, { analysis, status: status.textContent });
     draw();
   } catch (error) {
     if (state.search !== search) return;
@@ -389,12 +424,35 @@ async function open(params) {
     state.history = [{ board, move: null }];
     state.index = 0;
     showError("");
+    followBoard(board);
     analyse();
     return true;
   } catch (error) {
     showError(error.message);
     return false;
   }
+}
+
+/** The New game form shows the board opened: its holes, and its seeds per hole at the start. */
+function followBoard(board) {
+  const total = board.board.reduce((sum, seeds) => sum + seeds, 0) + board.stores[0] + board.stores[1];
+  $("holes").value = String(board.holes);
+  $("seeds").value = String(Math.round(total / (2 * board.holes)));
+}
+
+/** The time menu: the choices the server allows, the default among them. */
+function offerTimes(cap) {
+  const menu = $("time-limit");
+  const choices = TIME_CHOICES.filter((t) => t < cap);
+  choices.push(cap);
+  menu.replaceChildren();
+  for (const t of choices) {
+    const option = document.createElement("option");
+    option.value = String(t);
+    option.textContent = `${t} s`;
+    menu.appendChild(option);
+  }
+  menu.value = String(choices.includes(10) ? 10 : cap);
 }
 
 // ---- Copying ----
@@ -417,7 +475,7 @@ async function copy(text, button) {
 
 // ---- Wiring ----
 
-function setUp() {
+async function setUp() {
   const holes = $("holes");
   for (let n = 1; n <= 9; n++) {
     const option = document.createElement("option");
@@ -426,7 +484,11 @@ function setUp() {
     option.selected = n === 7;
     holes.appendChild(option);
   }
-  holes.addEventListener("change", () => ($("seeds").value = holes.value));
+  // Dakon starts with as many seeds per hole as holes per row; Kalah's seeds stay as chosen.
+  const seedsFollowHoles = document.body.dataset.holes === document.body.dataset.seeds;
+  holes.addEventListener("change", () => {
+    if (seedsFollowHoles) $("seeds").value = holes.value;
+  });
 
   $("board").addEventListener("click", (event) => {
     const target = event.target.closest("[data-hole]");
@@ -457,17 +519,26 @@ function setUp() {
   $("copy-link").addEventListener("click", (event) => copy(new URL($("link").href, location.href).href, event.target));
   document.addEventListener("keydown", onKey);
 
+  // What the server allows, before the first search.
+  try {
+    const status = await api("status", {});
+    state.limits = { cap: status.time_limit_cap, refine: status.refine_seconds };
+  } catch {
+    // An older or busy server: keep the defaults; its answers say when a limit was clamped.
+  }
+  offerTimes(state.limits.cap);
+  const start = { position: "start", holes: document.body.dataset.holes, seeds: document.body.dataset.seeds };
   const params = new URLSearchParams(location.search);
   const first = {};
   for (const name of ["position", "holes", "seeds"]) if (params.has(name)) first[name] = params.get(name);
-  if (!first.position) first.position = "start";
-  open(first).then(async (opened) => {
-    if (opened) return;
-    // A link whose position the server refuses opens the start, and says why.
-    const refused = $("error").textContent;
-    await open({ position: "start" });
-    showError(`The position in the link was refused: ${refused}`);
-  });
+  if (!first.position) Object.assign(first, start);
+  else if (first.position === "start" && !first.holes) Object.assign(first, start);
+  const opened = await open(first);
+  if (opened) return;
+  // A link whose position the server refuses opens the start, and says why.
+  const refused = $("error").textContent;
+  await open(start);
+  showError(`The position in the link was refused: ${refused}`);
 }
 
 function onKey(event) {
@@ -498,4 +569,4 @@ function onKey(event) {
   event.preventDefault();
 }
 
-document.addEventListener("DOMContentLoaded", setUp);
+document.addEventListener("DOMContentLoaded", () => setUp());
