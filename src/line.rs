@@ -2,23 +2,8 @@
 //! users type.
 
 use dakon_solver::dakon::Position;
+pub use dakon_solver::ruleset::absolute_line;
 use dakon_solver::ruleset::RuleSet;
-
-/// Plays `moves` (each counted in its mover's sowing direction, as the search gives them)
-/// from `position` under `rules`: the absolute holes played and the position reached. Stops
-/// early at the first move that is not legal where it would be played, so a broken line is
-/// cut short rather than trusted.
-pub fn absolute_line(rules: &RuleSet, position: &Position, moves: &[u8]) -> (Vec<usize>, Position) {
-    let mut position = *position;
-    let mut holes = Vec::with_capacity(moves.len());
-    for &mv in moves {
-        let hole = position.absolute_hole(position.mover(), mv as usize);
-        let Ok((next, _)) = rules.play_hole(&position, hole) else { break };
-        holes.push(hole);
-        position = next;
-    }
-    (holes, position)
-}
 
 /// The inverse of [`absolute_line`]: the rules-level moves of the absolute `holes` played from
 /// `position` under `rules`, cut short at the first hole that is not a legal move where it

@@ -87,6 +87,7 @@
 //! - [`certificate`]: proof certificates, files that an independent checker reads to confirm a
 //!   value without trusting this crate.
 //! - [`atomic_file`]: writing a file whole or not at all.
+//! - [`table_budget`]: the transposition table memory a board size needs at most.
 
 pub mod atomic_file;
 pub mod certificate;
@@ -101,4 +102,5 @@ mod prefetch;
 pub mod rules;
 pub mod ruleset;
 pub mod search;
+pub mod table_budget;
 pub mod tables;

@@ -19,9 +19,11 @@
 //! assert!(!kalah.is_over(&after));
 //! ```
 
+mod line;
 mod name;
 mod played;
 
+pub use line::absolute_line;
 pub use name::{RulesName, UnknownRules};
 pub use played::Played;
 

@@ -1,0 +1,111 @@
+//! `dakon.tables.build` and `dakon.tables.probe`: endgame tables from Python.
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use dakon_solver::rules::Rules;
+use dakon_solver::ruleset::RuleSet;
+use dakon_solver::tables::{build_tiers, tier_path, BuildOptions, TableFile};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use crate::errors::{interrupted, TableError};
+use crate::position::PositionArg;
+use crate::rules_name;
+use crate::search_options::{forget_tables, SearchOptions};
+use crate::wait::{self, Finished};
+
+/// A `dakon.TableError` with `message`.
+pub fn table_error(message: String) -> PyErr {
+    TableError::new_err(message)
+}
+
+/// Builds the missing tiers `0..=max_seeds` of the board of `holes` holes per row under
+/// `rules` into `tables_dir` (default `$DAKON_TABLES`, else `./tables`), as `dakon tables
+/// build`: tiers present are kept, so a build stopped by Ctrl-C resumes. Returns one dict per
+/// tier: `seeds`, `path`, `entries`, `bytes`, `built` (False: it was there) and `seconds`.
+///
+/// Raises ValueError for more than 127 seeds or a board outside 1 to 9 holes,
+/// dakon.TableError for a damaged tier or a write that failed, dakon.Interrupted on Ctrl-C
+/// (the finished tiers stay on disk, listed in its `partial`).
+#[pyfunction]
+#[pyo3(signature = (holes, max_seeds, rules = "dakon", tables_dir = None, threads = None, progress = false))]
+pub fn build_tables(
+    py: Python<'_>,
+    holes: usize,
+    max_seeds: u32,
+    rules: &str,
+    tables_dir: Option<PathBuf>,
+    threads: Option<usize>,
+    progress: bool,
+) -> PyResult<Py<PyList>> {
+    let rules = RuleSet::new(rules_name::parse(rules)?, holes).map_err(|e| PyValueError::new_err(format!("holes {holes}: {e}")))?;
+    if max_seeds > i8::MAX as u32 {
+        return Err(PyValueError::new_err(format!("max_seeds {max_seeds}: tables hold at most {} seeds", i8::MAX)));
+    }
+    let dir = directory(tables_dir);
+    let stop = Arc::new(AtomicBool::new(false));
+    let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+    let options = BuildOptions { threads, progress, stop: Some(stop.clone()) };
+    let finished = wait::run(py, &stop, || build_tiers(&rules, &dir, max_seeds, &options), |_| Ok(()))?;
+    forget_tables();
+    let (report, signal) = match finished {
+        Finished::Done(report) => (report, None),
+        Finished::Interrupted(report, e) => (report, Some(e)),
+    };
+    let report = report.map_err(|e| table_error(e.to_string()))?;
+    let tiers = PyList::empty(py);
+    for tier in &report.tiers {
+        let entry = PyDict::new(py);
+        entry.set_item("seeds", tier.seeds)?;
+        entry.set_item("path", &tier.path)?;
+        entry.set_item("entries", tier.entries)?;
+        entry.set_item("bytes", tier.bytes)?;
+        entry.set_item("built", tier.built)?;
+        entry.set_item("seconds", tier.elapsed.as_secs_f64())?;
+        tiers.append(entry)?;
+    }
+    if signal.is_some() || report.interrupted {
+        let kept = report.tiers.len();
+        let message = format!("interrupted while building tier {kept}; tiers 0..{kept} are kept in {}: build again to resume", dir.display());
+        return Err(interrupted(py, &message, tiers.into_any().unbind()));
+    }
+    Ok(tiers.unbind())
+}
+
+/// The value of `position` read from its tier's table file (only its block is decoded): the
+/// final store difference, player to move minus opponent, with perfect play, as `dakon tables
+/// probe`.
+///
+/// Raises ValueError for a malformed position, dakon.TableError when its tier has no table in
+/// `tables_dir` or the file is damaged.
+///
+/// >>> dakon.tables.probe("1,0,1/0,2,0 3/4 1", tables_dir="/nonexistent")
+/// Traceback (most recent call last):
+/// dakon.TableError: /nonexistent/dakon-3-k4.dkt: no table for 4 seeds on a board of 3 holes per row (rules dakon)
+#[pyfunction]
+#[pyo3(signature = (position, rules = None, tables_dir = None))]
+pub fn probe_table(position: PositionArg, rules: Option<&str>, tables_dir: Option<PathBuf>) -> PyResult<i32> {
+    let position = position.resolve(rules)?;
+    let (p, rules) = (position.position, position.rule_set());
+    let (seeds, index) = (rules.seeds_on_board(&p), rules.index(&p));
+    let path = tier_path(&rules, &directory(tables_dir), seeds);
+    if !path.exists() {
+        return Err(table_error(format!(
+            "{}: no table for {seeds} seeds on a board of {} holes per row (rules {})",
+            path.display(),
+            p.holes(),
+            rules.name()
+        )));
+    }
+    let gain = TableFile::open(&rules, &path, seeds).and_then(|f| f.value(index)).map_err(|e| table_error(e.to_string()))?;
+    Ok(p.store_difference() + gain as i32)
+}
+
+/// The tables directory: `tables_dir`, else as the command line finds it.
+fn directory(tables_dir: Option<PathBuf>) -> PathBuf {
+    let options = SearchOptions::new(None, None, None, None, tables_dir, true).expect("the defaults are valid");
+    options.tables_dir.expect("tables are on")
+}
