@@ -63,20 +63,22 @@ pub enum Goal {
 pub struct Looseness(pub u32);
 
 /// The root's next target for `goal`: at least `aim_lower` (at most `aim_upper`) while the
-/// root's bound is short of it, then one step (2) past its bound; halved towards the bound
-/// `looseness` times; `None` when the root is exact. `aim_*` have the root's parity.
+/// root's bound is short of it, then a quarter of the gap between the root's bounds past its
+/// bound (at least one step of 2); the step halved `looseness` times; `None` when the root is
+/// exact. `aim_*` have the root's parity.
 pub fn root_target(goal: Goal, root: Bounds, aim_lower: i32, aim_upper: i32, looseness: Looseness) -> Option<Need> {
     if root.is_exact() {
         return None;
     }
     let step = |distance: i32| (((distance / 2) >> looseness.0.min(30)) * 2).max(2);
+    let quarter = ((root.upper - root.lower) / 8 * 2).max(2);
     Some(match goal {
         Goal::RaiseLower => {
-            let goal = if root.lower < aim_lower { aim_lower.min(root.upper) } else { root.lower + 2 };
+            let goal = if root.lower < aim_lower { aim_lower.min(root.upper) } else { root.lower + quarter };
             Need::AtLeast((root.lower + step(goal - root.lower)).min(root.upper))
         }
         Goal::LowerUpper => {
-            let goal = if root.upper > aim_upper { aim_upper.max(root.lower) } else { root.upper - 2 };
+            let goal = if root.upper > aim_upper { aim_upper.max(root.lower) } else { root.upper - quarter };
             Need::AtMost((root.upper - step(root.upper - goal)).max(root.lower))
         }
     })

@@ -171,7 +171,7 @@ fn with_progress<T>(plan: &Plan, number: usize, budget: Duration, root: Bounds, 
             let started = Instant::now();
             while let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(every) {
                 eprintln!(
-                    "test {number}: running for {:.0} s of its {:.0} s; the root stays {} until it ends",
+                    "test {number}: running for {:.0} s (a search of at most {:.0} s, then its certificate); the root stays {} until it ends",
                     started.elapsed().as_secs_f64(),
                     budget.as_secs_f64(),
                     root.describe()

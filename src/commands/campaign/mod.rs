@@ -6,6 +6,7 @@ mod aim;
 mod bounds;
 mod check;
 mod cpu_time;
+mod deadline;
 mod derive;
 mod driver;
 mod file;
@@ -16,7 +17,7 @@ mod status;
 mod tree;
 
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use dakon_solver::dakon::Position;
 use dakon_solver::rules::Rules;
@@ -98,6 +99,10 @@ pub struct RunArgs {
     /// The budget of a test before any was stopped, in seconds.
     #[arg(long, default_value_t = 10.0, value_name = "SECONDS", value_parser = parse_seconds)]
     test_seconds: f64,
+    /// The longest one certificate may take to write, in seconds (never past --time-limit); a
+    /// bound whose certificate is not written in time is kept, proven by the search alone.
+    #[arg(long, default_value_t = 600.0, value_name = "SECONDS", value_parser = parse_seconds)]
+    certificate_seconds: f64,
     /// How often a running test says so, in seconds.
     #[arg(long, default_value_t = 30.0, value_name = "SECONDS", value_parser = parse_seconds)]
     progress_seconds: f64,
@@ -181,6 +186,7 @@ fn run_tests(args: RunArgs) -> Result<(), CliError> {
     let mut file = CampaignFile::open_for_run(&args.campaign, header)?;
     file.validate(&tree)?;
     let (solver, tables) = solver_for(rules, &args.search, &args.probe)?;
+    let time = args.search.time_limit.map(Duration::from_secs_f64);
     let lab = Lab {
         solver: &solver,
         tables,
@@ -189,12 +195,15 @@ fn run_tests(args: RunArgs) -> Result<(), CliError> {
         recorded_dir: args.certificates.as_deref().map_or_else(PathBuf::new, |dir| recorded_dir(&args.campaign, dir)),
         certificate_options: &args.certificate_options,
         file_prefix: file_prefix(&rules, &root),
+        certificate_time: Duration::from_secs_f64(args.certificate_seconds),
+        deadline: time.map(|t| Instant::now() + t),
+        interrupt: interrupt_flag(),
     };
     let plan = Plan {
         aim_lower: args.aim_lower,
         aim_upper: args.aim_upper,
         first_budget: Duration::from_secs_f64(args.test_seconds.max(0.001)),
-        time: args.search.time_limit.map(Duration::from_secs_f64),
+        time,
         nodes: args.search.node_limit,
         progress_every: Duration::from_secs_f64(args.progress_seconds.max(0.1)),
         stop: interrupt_flag(),

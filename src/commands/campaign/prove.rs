@@ -2,7 +2,9 @@
 //! the solver within a budget, then its certificate, written and checked.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use dakon_solver::certificate::Claim;
 use dakon_solver::dakon::Position;
@@ -12,9 +14,10 @@ use dakon_solver::search::{Limits, Solver};
 
 use super::bounds::{Bounds, Side};
 use super::cpu_time::process_cpu_seconds;
+use super::deadline;
 use super::record::{xxh3_hex, BoundRecord, CertificateRef, Record, StoppedRecord, Work};
 use super::tree::{line_name, Node};
-use crate::certificate_arg::{write_certificate, CertificateOptions, Written};
+use crate::certificate_arg::{write_certificate_until, CertificateOptions, Written};
 use crate::cli_error::CliError;
 use crate::commands::verify::report::{machine, utc_now};
 
@@ -31,6 +34,13 @@ pub struct Lab<'a> {
     pub certificate_options: &'a CertificateOptions,
     /// The start of every certificate's file name, e.g. `kalah-6x6`.
     pub file_prefix: String,
+    /// The longest a certificate may take to write; a bound whose certificate is not written
+    /// in time is kept, proven by the search alone.
+    pub certificate_time: Duration,
+    /// The end of the run: no certificate is written past it.
+    pub deadline: Option<Instant>,
+    /// Ctrl-C.
+    pub interrupt: Arc<AtomicBool>,
 }
 
 /// A test to run on a node: its target and budget.
@@ -44,8 +54,8 @@ pub struct Test {
 /// What became of a test.
 pub enum Outcome {
     /// Answered: the record of the bound, and the error to stop the run with if its
-    /// certificate could not be written or the checker refused it (the bound itself is proven
-    /// by the search and kept).
+    /// certificate could not be written to disk or the checker refused it (the bound itself
+    /// is proven by the search and kept).
     Proven(BoundRecord, Option<CliError>),
     /// Its budget ran out first.
     Stopped(StoppedRecord),
@@ -88,16 +98,16 @@ impl Lab<'_> {
         let (side, value) = match answer.holds {
             Some(true) => (Side::AtLeast, stored + parity_ceil(test.target - stored, seeds)),
             Some(false) => (Side::AtMost, stored + parity_floor(test.target - stored - 1, seeds)),
-            None if limits.stop.as_ref().is_some_and(|s| s.load(std::sync::atomic::Ordering::SeqCst)) => return Outcome::Interrupted,
+            None if self.interrupt.load(Ordering::SeqCst) => return Outcome::Interrupted,
             None => return Outcome::Stopped(StoppedRecord { position: node.notation.clone(), line: node.line.clone(), rules, work }),
         };
         let (certificate, problem) = match self.certify(node, side, value) {
-            None => (None, None),
-            Some(Ok(written)) => {
+            Ok(None) => (None, None),
+            Ok(Some(written)) => {
                 let refused = written.accepted().err();
                 (certificate_ref(&written, &self.recorded_dir), refused)
             }
-            Some(Err(e)) => (None, Some(e)),
+            Err(e) => (None, Some(e)),
         };
         let record = BoundRecord {
             position: node.notation.clone(),
@@ -113,16 +123,34 @@ impl Lab<'_> {
     }
 
     /// The certificate of "the value of `node` is `side` `value`", right after the test that
-    /// proved it (the solver's table holds the proof), when certificates are asked for.
-    fn certify(&self, node: &Node<Position>, side: Side, value: i32) -> Option<Result<Written, CliError>> {
-        let dir = self.certificates?;
+    /// proved it (the solver's table holds the proof), when certificates are asked for and it
+    /// can be written by the deadline (`Ok(None)` otherwise, saying so).
+    ///
+    /// # Errors
+    /// [`CliError::Failure`] if it cannot be written to disk or read back.
+    fn certify(&self, node: &Node<Position>, side: Side, value: i32) -> Result<Option<Written>, CliError> {
+        let Some(dir) = self.certificates else { return Ok(None) };
         let Bounds { lower, upper } = node.trivial;
         let claim = match side {
             Side::AtLeast => Claim { lower: value, upper },
             Side::AtMost => Claim { lower, upper: value },
         };
         let path = dir.join(self.file_name(node, side, value));
-        Some(write_certificate(self.solver, &node.position, claim, &[], self.certificate_options, &path))
+        let own = Instant::now() + self.certificate_time;
+        let deadline = self.deadline.map_or(own, |end| end.min(own));
+        let written = deadline::until(deadline, &self.interrupt, |stop| {
+            let result = write_certificate_until(self.solver, &node.position, claim, &[], self.certificate_options, &path, stop.clone());
+            (result, stop.load(Ordering::SeqCst))
+        });
+        match written {
+            (Ok(written), _) => Ok(Some(written)),
+            (Err(_), true) => {
+                let why = if self.interrupt.load(Ordering::SeqCst) { "Ctrl-C" } else { "its deadline" };
+                eprintln!("certificate {}: stopped by {why}, not written; the bound is kept, proven by the search alone", path.display());
+                Ok(None)
+            }
+            (Err(e), false) => Err(e),
+        }
     }
 
     /// `kalah-6x6-start-ge+4.dkc`, `kalah-6x6-8-le+20.dkc`: the campaign, the line, the bound.
