@@ -2,6 +2,8 @@
 //! writing one certificate.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Instant;
 
 use clap::Args;
@@ -210,9 +212,29 @@ pub fn write_certificate<R>(
 where
     R: Rules<Position = Position>,
 {
+    write_certificate_until(solver, root, claim, turn, options, path, interrupt_flag())
+}
+
+/// [`write_certificate`], stopped (writing nothing) when `stop` is raised rather than only by
+/// Ctrl-C: for callers with a deadline.
+///
+/// # Errors
+/// As [`write_certificate`]; a raised `stop` is reported as an interruption.
+pub fn write_certificate_until<R>(
+    solver: &Solver<R>,
+    root: &Position,
+    claim: Claim,
+    turn: &[u8],
+    options: &CertificateOptions,
+    path: &Path,
+    stop: Arc<AtomicBool>,
+) -> Result<Written, CliError>
+where
+    R: Rules<Position = Position>,
+{
     let started = Instant::now();
     let spinner = Spinner::with_ctrl_c(&format!("writing the certificate {}", path.display()), "stops it, writing nothing");
-    let limits = Limits { stop: Some(interrupt_flag()), ..Limits::default() };
+    let limits = Limits { stop: Some(stop), ..Limits::default() };
     let small_seeds = options.small_seeds.unwrap_or_else(|| default_small_seeds(solver.rules()));
     let extraction = extract_with_turn(solver, root, claim, small_seeds, &limits, turn).map_err(|e| match e {
         ExtractError::Stopped => CliError::Failure(format!("certificate {}: interrupted, nothing written", path.display())),

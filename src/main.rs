@@ -53,6 +53,8 @@ enum Command {
     Verify(commands::verify::Args),
     Batch(commands::batch::Args),
     Check(commands::check::Args),
+    #[command(subcommand)]
+    Campaign(commands::campaign::Command),
     Serve(commands::serve::Args),
     Db(commands::db::Args),
 }
@@ -69,6 +71,7 @@ fn main() {
         Command::Verify(args) => commands::verify::run(args),
         Command::Batch(args) => commands::batch::run(args),
         Command::Check(args) => std::process::exit(commands::check::run(args)),
+        Command::Campaign(command) => commands::campaign::run(command),
         Command::Serve(args) => commands::serve::run(args),
         Command::Db(args) => commands::db::run(args),
     };

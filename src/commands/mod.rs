@@ -2,6 +2,7 @@
 
 pub mod batch;
 pub mod best;
+pub mod campaign;
 pub mod check;
 pub mod db;
 pub mod perft;

@@ -6,7 +6,7 @@ mod certificate;
 mod heatmap;
 mod number_list;
 mod record;
-mod report;
+pub(crate) mod report;
 mod resume;
 
 use std::io::Write;
