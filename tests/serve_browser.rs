@@ -366,7 +366,8 @@ async fn the_page_keeps_its_status_layout_and_forms_true_to_the_board_shown() {
     }
     client.set_window_size(1280, 900).await.unwrap();
     // Answers keep improving while the position is shown, and the page says when it stops.
-    wait_until(&client, "refining", "return document.querySelector('#search-status').textContent.startsWith('Refining the bounds (')").await;
+    wait_until(&client, "refining", "return document.querySelector('#search-status').textContent.startsWith('Refining the bounds (')")
+        .await;
     wait_until(&client, "the end of the refining", "return document.querySelector('#stop').hidden").await;
     let stopped = status_of(&client).await;
     assert!(stopped.starts_with("Stopped refining after ") || stopped.starts_with("Solved exactly"), "{stopped}");
@@ -377,7 +378,11 @@ async fn the_page_keeps_its_status_layout_and_forms_true_to_the_board_shown() {
     // (The server remembers it now, and the status says so.)
     let solved_start = status_of(&client).await;
     assert!(solved_start.starts_with("Solved exactly") && solved_start.contains("remembered by the server"), "{solved_start}");
-    let hard = eval(&client, "return [...document.querySelectorAll('.move-value[data-hole]')].find(e => !e.classList.contains('best')).dataset.hole").await;
+    let hard = eval(
+        &client,
+        "return [...document.querySelectorAll('.move-value[data-hole]')].find(e => !e.classList.contains('best')).dataset.hole",
+    )
+    .await;
     let hard: u64 = hard.as_str().unwrap().parse().unwrap();
     client.find(Locator::Css(&hole(hard))).await.unwrap().click().await.unwrap();
     wait_until(&client, "the search of the move", "return !document.querySelector('#stop').hidden").await;
@@ -389,7 +394,12 @@ async fn the_page_keeps_its_status_layout_and_forms_true_to_the_board_shown() {
     // Redo, let the search end (cut or solved), undo: the start's status again.
     press(&client, 'r').await;
     wait_until(&client, "redo", &format!("return document.querySelector('#position-output').value !== '{start}'")).await;
-    wait_until(&client, "the end of the search", "return document.querySelector('#stop').hidden && document.querySelector('#search-status').textContent !== ''").await;
+    wait_until(
+        &client,
+        "the end of the search",
+        "return document.querySelector('#stop').hidden && document.querySelector('#search-status').textContent !== ''",
+    )
+    .await;
     press(&client, 'u').await;
     wait_until(&client, "undo", &format!("return document.querySelector('#position-output').value === '{start}'")).await;
     assert_eq!(status_of(&client).await, solved_start);
@@ -418,7 +428,12 @@ async fn a_loss_proven_by_bounds_is_said_and_the_kalah_page_opens_a_board_it_sol
     let browser = open_browser().await;
     let client = browser.client.clone();
     client.goto(&format!("{}?position={}", server.url, LOST.replace(' ', "%20"))).await.unwrap();
-    wait_until(&client, "the bounds", "return document.querySelector('#stop').hidden && document.querySelector('#value').textContent !== ''").await;
+    wait_until(
+        &client,
+        "the bounds",
+        "return document.querySelector('#stop').hidden && document.querySelector('#value').textContent !== ''",
+    )
+    .await;
     let value = text_of(&client, "#value").await;
     assert!(value.contains("a loss for player") && value.contains("not exact"), "{value}");
     drop(server);

@@ -90,7 +90,8 @@ fn a_server_killed_while_it_writes_leaves_a_sound_database_with_every_answer_it_
                     if stop.load(Ordering::Relaxed) {
                         break;
                     }
-                    let url = reqwest::Url::parse_with_params(&format!("{}api/analyse", server.url), [("position", position.as_str())]).unwrap();
+                    let url =
+                        reqwest::Url::parse_with_params(&format!("{}api/analyse", server.url), [("position", position.as_str())]).unwrap();
                     // Once the server is killed, requests fail: the answers before count.
                     let Ok(response) = reqwest::blocking::get(url) else { break };
                     let Ok(answer) = response.json::<Value>() else { break };

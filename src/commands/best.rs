@@ -4,8 +4,8 @@ use dakon_solver::rules::Rules;
 use dakon_solver::search::Limits;
 
 use crate::cli_error::CliError;
-use crate::db_arg::DbArgs;
 use crate::commands::solve::{outcome, rules_note};
+use crate::db_arg::DbArgs;
 use crate::position_arg::PositionArgs;
 use crate::ranked_moves::ranked_moves;
 use crate::results_db::analyse_moves_kept;

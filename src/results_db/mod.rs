@@ -100,7 +100,10 @@ impl ResultsDb {
         if id == 0 {
             let tables: i64 = connection.query_row("SELECT count(*) FROM sqlite_schema", [], |row| row.get(0)).map_err(fail)?;
             if tables > 0 {
-                return Err(format!("{} is an SQLite database of another program, not dakon's results; name another file with --db", path.display()));
+                return Err(format!(
+                    "{} is an SQLite database of another program, not dakon's results; name another file with --db",
+                    path.display()
+                ));
             }
             connection
                 .execute_batch(&format!(
@@ -108,7 +111,10 @@ impl ResultsDb {
                 ))
                 .map_err(fail)?;
         } else if id != APPLICATION_ID {
-            return Err(format!("{} is an SQLite database of another program, not dakon's results; name another file with --db", path.display()));
+            return Err(format!(
+                "{} is an SQLite database of another program, not dakon's results; name another file with --db",
+                path.display()
+            ));
         } else {
             let version: i32 = connection.pragma_query_value(None, "user_version", |row| row.get(0)).map_err(fail)?;
             if version != SCHEMA_VERSION {
@@ -190,7 +196,13 @@ impl ResultsDb {
                 let key = key_of(&entry.position);
                 let old = select
                     .query_row(params![entry.rules, key], |row| {
-                        Ok((Bounds { lower: row.get(0)?, upper: row.get(1)? }, row.get::<_, String>(2)?, row.get::<_, String>(3)?, row.get::<_, i64>(4)?, row.get::<_, f64>(5)?))
+                        Ok((
+                            Bounds { lower: row.get(0)?, upper: row.get(1)? },
+                            row.get::<_, String>(2)?,
+                            row.get::<_, String>(3)?,
+                            row.get::<_, i64>(4)?,
+                            row.get::<_, f64>(5)?,
+                        ))
                     })
                     .optional()
                     .map_err(|e| self.failure(e))?;
@@ -201,7 +213,12 @@ impl ResultsDb {
                         let Some(merged) = bounds.intersect(&entry.bounds) else {
                             recorded.contradictions.push(format!(
                                 "{} {key}: the database holds [{}, {}] ({proof}), the new result [{}, {}] ({})",
-                                entry.rules, bounds.lower, bounds.upper, entry.bounds.lower, entry.bounds.upper, entry.proof.as_str()
+                                entry.rules,
+                                bounds.lower,
+                                bounds.upper,
+                                entry.bounds.lower,
+                                entry.bounds.upper,
+                                entry.proof.as_str()
                             ));
                             continue;
                         };
@@ -212,7 +229,9 @@ impl ResultsDb {
                         (merged, pv, proof, nodes.saturating_add(entry.nodes as i64), seconds + entry.seconds)
                     }
                 };
-                upsert.execute(params![entry.rules, key, bounds.lower, bounds.upper, pv, proof, nodes, seconds]).map_err(|e| self.failure(e))?;
+                upsert
+                    .execute(params![entry.rules, key, bounds.lower, bounds.upper, pv, proof, nodes, seconds])
+                    .map_err(|e| self.failure(e))?;
                 recorded.written += 1;
             }
         }

@@ -118,9 +118,11 @@ mod tests {
     #[test]
     fn an_analysis_written_as_rows_reads_back_as_the_same_bounds() {
         // The last: a move that ends the game (a child with no seeds left has a row too).
-        for (rules, text) in
-            [(RulesName::Dakon, "2,1,3,0,2,1/1,2,0,3,1,2 3/4 1"), (RulesName::Kalah, "3,3,3,3/3,3,0,4 0/1 0"), (RulesName::Dakon, "1,0/0,1 0/0 0")]
-        {
+        for (rules, text) in [
+            (RulesName::Dakon, "2,1,3,0,2,1/1,2,0,3,1,2 3/4 1"),
+            (RulesName::Kalah, "3,3,3,3/3,3,0,4 0/1 0"),
+            (RulesName::Dakon, "1,0/0,1 0/0 0"),
+        ] {
             let position: Position = text.parse().unwrap();
             let rules = RuleSet::of(rules, &position);
             let solver = Solver::new(rules, Config { threads: 1, tt_bytes: 1 << 22 }, None);
@@ -129,7 +131,8 @@ mod tests {
             let dir = tempfile::tempdir().unwrap();
             let db = ResultsDb::open(&dir.path().join("r.db")).unwrap();
             let bounds = Bounds { lower: solution.lower, upper: solution.upper };
-            let proved = Proved { position: &position, bounds, pv: &solution.pv, moves: &moves, proof: Proof::Search, nodes: 1, seconds: 0.1 };
+            let proved =
+                Proved { position: &position, bounds, pv: &solution.pv, moves: &moves, proof: Proof::Search, nodes: 1, seconds: 0.1 };
             db.record(&entries_of(&rules, &proved)).unwrap();
             let prior = prior_of(&db, &rules, &position).unwrap();
             assert!(prior.is_complete(), "{text}");

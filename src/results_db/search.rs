@@ -91,7 +91,13 @@ pub fn solve_kept(solver: &Solver<RuleSet>, db: Option<&ResultsDb>, position: &P
 /// child's row), keeping what it proves there. Without a database it is `analyse_moves`.
 ///
 /// Returns the moves best first, each within the database's bounds.
-pub fn analyse_moves_kept(solver: &Solver<RuleSet>, db: Option<&ResultsDb>, position: &Position, limits: &Limits, tables: bool) -> Vec<MoveValue> {
+pub fn analyse_moves_kept(
+    solver: &Solver<RuleSet>,
+    db: Option<&ResultsDb>,
+    position: &Position,
+    limits: &Limits,
+    tables: bool,
+) -> Vec<MoveValue> {
     let Some(db) = db else { return solver.analyse_moves(position, limits) };
     let started = Instant::now();
     let rules = solver.rules();
@@ -116,7 +122,15 @@ pub fn analyse_moves_kept(solver: &Solver<RuleSet>, db: Option<&ResultsDb>, posi
             Bounds { lower: value, upper: value }
         }
     };
-    let proved = Proved { position, bounds, pv: &[], moves: &moves, proof: Proof::search(tables), nodes: 0, seconds: started.elapsed().as_secs_f64() };
+    let proved = Proved {
+        position,
+        bounds,
+        pv: &[],
+        moves: &moves,
+        proof: Proof::search(tables),
+        nodes: 0,
+        seconds: started.elapsed().as_secs_f64(),
+    };
     keep(Some(db), rules, &proved);
     moves
 }

@@ -49,7 +49,12 @@ impl Server {
         BufReader::new(child.stdout.take().expect("stdout is piped")).read_line(&mut line).expect("dakon serve prints its settings");
         let settings: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("a JSON line, not {line:?}: {e}"));
         let url = settings["url"].as_str().expect("the settings name the url").to_string();
-        Server { child: Some(child), _db_dir: db_dir, url, client: reqwest::blocking::Client::builder().timeout(Duration::from_secs(120)).build().unwrap() }
+        Server {
+            child: Some(child),
+            _db_dir: db_dir,
+            url,
+            client: reqwest::blocking::Client::builder().timeout(Duration::from_secs(120)).build().unwrap(),
+        }
     }
 
     /// `GET path` with the query `params` (encoded here).

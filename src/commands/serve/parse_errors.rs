@@ -38,17 +38,16 @@ fn replacement(head: &[u8]) -> Option<Vec<u8>> {
     let status_line = text.split("\r\n").next()?;
     let message = match status_line.strip_prefix("HTTP/1.1 ")?.get(..3)? {
         "400" => "the request could not be read as HTTP/1.1 (a malformed request line or header)".to_string(),
-        "414" => "the request line is over 64 KiB, longer than this server reads: a position is at most a few hundred characters".to_string(),
+        "414" => {
+            "the request line is over 64 KiB, longer than this server reads: a position is at most a few hundred characters".to_string()
+        }
         "431" => format!("the request's headers are over {} MiB, more than this server reads", MAX_HEAD_BYTES >> 20),
         _ => return None,
     };
     let body = serde_json::json!({ "error": message }).to_string();
     Some(
-        format!(
-            "{status_line}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-            body.len()
-        )
-        .into_bytes(),
+        format!("{status_line}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}", body.len())
+            .into_bytes(),
     )
 }
 
