@@ -172,7 +172,7 @@ fn tests_stopped_by_their_budget_are_recorded_and_their_budget_grows() {
     let out = run(&run_args("kalah", 6, 3, &file, &certs, &["--test-seconds", "0.001", "--time-limit", "2", "--progress-seconds", "0.2"]));
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stderr(&out);
-    assert!(text.contains("stopped by its budget") && text.contains("the next test of this goal is looser and gets"), "{text}");
+    assert!(text.contains("stopped by its budget") && text.contains("the next test of this goal is more careful and gets"), "{text}");
     let stopped: Vec<Value> = json_lines(&out).into_iter().filter(|t| t["outcome"] == "stopped").collect();
     assert!(!stopped.is_empty(), "{text}");
     let status = status(&file);

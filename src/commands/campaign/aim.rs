@@ -56,21 +56,33 @@ pub enum Goal {
     LowerUpper,
 }
 
-/// How loose the next target of a goal is: each test its budget stopped halves the step from
-/// the root's bound towards the aim (a looser test is likelier to finish), each proof doubles
-/// it again.
+/// How bold the next target of a goal is: the step from the root's bound is `2 << boldness`
+/// seeds (so the first tests are the loosest, one step past the bound), at most the way to
+/// the goal's aim; each proof doubles the step (galloping, as cheap tests keep succeeding)
+/// and each test its budget stopped halves it again.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Looseness(pub u32);
+pub struct Boldness(pub u32);
 
-/// The root's next target for `goal`: at least `aim_lower` (at most `aim_upper`) while the
-/// root's bound is short of it, then a quarter of the gap between the root's bounds past its
-/// bound (at least one step of 2); the step halved `looseness` times; `None` when the root is
-/// exact. `aim_*` have the root's parity.
-pub fn root_target(goal: Goal, root: Bounds, aim_lower: i32, aim_upper: i32, looseness: Looseness) -> Option<Need> {
+impl Boldness {
+    /// After a test: bolder when it was proven, more careful when its budget stopped it.
+    pub fn after(self, proven: bool) -> Boldness {
+        if proven {
+            Boldness((self.0 + 1).min(20))
+        } else {
+            Boldness(self.0.saturating_sub(1))
+        }
+    }
+}
+
+/// The root's next target for `goal`: `2 << boldness` past the root's bound, but no further
+/// than `aim_lower` (`aim_upper`) while the bound is short of it, and afterwards no further
+/// than a quarter of the gap between the root's bounds (at least one step of 2); `None` when
+/// the root is exact. `aim_*` have the root's parity.
+pub fn root_target(goal: Goal, root: Bounds, aim_lower: i32, aim_upper: i32, boldness: Boldness) -> Option<Need> {
     if root.is_exact() {
         return None;
     }
-    let step = |distance: i32| (((distance / 2) >> looseness.0.min(30)) * 2).max(2);
+    let step = |distance: i32| (2i32 << boldness.0).min(distance / 2 * 2).max(2);
     let quarter = ((root.upper - root.lower) / 8 * 2).max(2);
     Some(match goal {
         Goal::RaiseLower => {

@@ -55,10 +55,10 @@ pub enum Command {
 }
 
 /// Run tests for the campaign until the root's value is exact or the budget is spent: cheap,
-/// loose tests first (is the value at least --aim-lower? at most --aim-upper?), then tighter
-/// ones, each on the position of the tree whose bound would move the root's. A test gets
-/// --test-seconds at first; each test a budget stops makes the next test of its goal looser
-/// and doubles its budget. Every answer (a bound, or a stopped test) is appended to the file
+/// loose tests first (one step past the root's proven bound, the step doubling with each
+/// proof, up to --aim-lower and --aim-upper), then tighter ones, each on the position of the
+/// tree whose bound would move the root's. A test gets --test-seconds at first; each test a
+/// budget stops halves the next step of its goal and doubles its budget. Every answer (a bound, or a stopped test) is appended to the file
 /// and synced before the next test starts, so a run killed after hours loses only the test in
 /// progress; run the same command again to go on.
 ///

@@ -191,7 +191,9 @@ pub fn recorded_dir(campaign: &Path, certificates: &Path) -> PathBuf {
 }
 
 /// The start of the certificates' names for a campaign about `root`: the rules and, for a
-/// start position, the board (`kalah-6x6`), else the holes per row (`kalah-6`).
+/// start position, the board (`kalah-6x6`), else the holes per row and a hash of the root
+/// (`kalah-6-1f0c3a2b`), so that the certificates of campaigns on different positions can
+/// share a directory.
 pub fn file_prefix(rules: &RuleSet, root: &Position) -> String {
     let holes = root.holes_in_notation_order();
     let per_hole = holes[0];
@@ -199,6 +201,6 @@ pub fn file_prefix(rules: &RuleSet, root: &Position) -> String {
     if is_start {
         format!("{}-{}x{per_hole}", rules.name(), root.holes())
     } else {
-        format!("{}-{}", rules.name(), root.holes())
+        format!("{}-{}-{}", rules.name(), root.holes(), &xxh3_hex(root.to_string().as_bytes())[..8])
     }
 }
