@@ -18,7 +18,8 @@
 //! Measured (instructions, `valgrind --tool=callgrind`, Kalah(6,3) start, 16 MiB, 1 thread):
 //! the ranked code alone for every board cost 2,711 instructions a node against 1,746 with
 //! the whole key (composition rank alone: 360 a node, every node computing the codes of its
-//! children for the enhanced transposition cutoff); with nibbles first, see the commit.
+//! children for the enhanced transposition cutoff); with nibbles first 2,198 a node, of which
+//! the slots (code, bucket, tag) 486, against 61 for the old table's key.
 
 use crate::rules::Rules;
 
