@@ -82,6 +82,9 @@ def test_bad_arguments_raise_value_error() -> None:
         dakon.solve_many(["2,2/2,2 0/0 0", "1,2/3 0/0 0"], progress=False)
 
 
+KALAH_6_4 = dakon.Position.start(6, 4, rules="kalah")
+
+
 def interrupt_soon(seconds: float) -> threading.Timer:
     """Sends this process Ctrl-C (SIGINT) in `seconds`."""
     timer = threading.Timer(seconds, os.kill, (os.getpid(), signal.SIGINT))
@@ -90,18 +93,18 @@ def interrupt_soon(seconds: float) -> threading.Timer:
 
 
 def test_ctrl_c_stops_a_solve_with_its_bounds() -> None:
-    # The 9 x 2 start takes about 11 M nodes: far longer than the timer.
+    # Kalah(6,4) takes about 150 M nodes (+8, see the README): minutes, far longer than the timer.
     timer = interrupt_soon(0.3)
     with pytest.raises(dakon.Interrupted) as raised:
-        dakon.solve(dakon.Position.start(9, 2), threads=1, use_tables=False)
+        dakon.solve(KALAH_6_4, threads=1, use_tables=False)
     timer.join()
     assert isinstance(raised.value, KeyboardInterrupt)
     partial = raised.value.partial
-    assert not partial.exact and partial.lower <= 16 <= partial.upper
+    assert not partial.exact and partial.lower <= 8 <= partial.upper
 
 
 def test_ctrl_c_stops_solve_many_keeping_the_finished_positions() -> None:
-    positions = [dakon.Position.start(2, 2)] * 4 + [dakon.Position.start(9, 2)] * 4
+    positions = [dakon.Position.start(2, 2)] * 4 + [KALAH_6_4] * 4
     timer = interrupt_soon(0.5)
     with pytest.raises(dakon.Interrupted) as raised:
         dakon.solve_many(positions, threads=1, progress=False)
