@@ -2,6 +2,7 @@
 
 mod certificate_arg;
 mod cli_error;
+mod cluster;
 mod commands;
 mod line;
 mod position_arg;
@@ -9,6 +10,7 @@ mod ranked_moves;
 mod records_file;
 mod rules_arg;
 mod search_args;
+mod shared_build;
 mod spinner;
 mod table_memory;
 mod tables_arg;
@@ -55,20 +57,35 @@ enum Command {
 
 fn main() {
     let cli = Cli::parse();
+    let cluster = cluster::join();
     let result = match cli.command {
         Command::Show(args) => commands::show::run(args),
         Command::Play(args) => commands::play::run(args),
         Command::Perft(args) => commands::perft::run(args),
         Command::Solve(args) => commands::solve::run(args),
         Command::Best(args) => commands::best::run(args),
-        Command::Tables(command) => commands::tables::run(command),
+        Command::Tables(command) => commands::tables::run(command, cluster.as_ref()),
         Command::Verify(args) => commands::verify::run(args),
         Command::Batch(args) => commands::batch::run(args),
         Command::Check(args) => std::process::exit(commands::check::run(args)),
         Command::Serve(args) => commands::serve::run(args),
     };
     if let Err(error) = result {
-        eprintln!("dakon: {error}");
+        eprintln!("dakon{}: {error}", cluster::label(cluster.as_ref()));
+        if let Some(cluster) = &cluster {
+            abort_job(cluster, error.exit_code());
+        }
         std::process::exit(error.exit_code());
     }
+}
+
+/// Ends every rank of the job: the others may be waiting for this one in an exchange.
+#[cfg(feature = "mpi")]
+fn abort_job(cluster: &cluster::Cluster, code: i32) -> ! {
+    cluster.abort(code)
+}
+
+#[cfg(not(feature = "mpi"))]
+fn abort_job(cluster: &cluster::Cluster, _code: i32) -> ! {
+    match *cluster {}
 }

@@ -68,6 +68,14 @@ pub enum TableError {
         /// The successor's index.
         successor: u64,
     },
+    /// The processes sharing a build (`dakon-mpi`) do not agree, for example on which tiers
+    /// are present because they do not see the same tables directory.
+    Shared {
+        /// The tier.
+        seeds: u32,
+        /// What differs.
+        detail: String,
+    },
 }
 
 impl TableError {
@@ -95,6 +103,7 @@ impl fmt::Display for TableError {
             }
             TableError::Corrupt { path, detail } => write!(f, "{}: corrupt table: {detail}", path.display()),
             TableError::Unsupported { seeds, detail } => write!(f, "tier {seeds}: {detail}"),
+            TableError::Shared { seeds, detail } => write!(f, "tier {seeds}: the ranks sharing the build disagree: {detail}"),
             TableError::Order { seeds, index, successor } => write!(
                 f,
                 "tier {seeds}: position {index} has a successor {successor} in the same tier whose \

@@ -18,8 +18,9 @@ mod name;
 mod reader;
 mod retrograde;
 
-pub use builder::{build_tiers, BuildOptions, BuildReport, TierReport};
+pub use builder::{build_tiers, build_tiers_with, BuildOptions, BuildReport, TierReport, TierSolver, worker_pool};
 pub use error::TableError;
 pub use file::{write_table, TableFile};
 pub use name::{file_name, tier_path, EXTENSION};
 pub use reader::TableSet;
+pub use retrograde::SharedTier;

@@ -1,0 +1,20 @@
+//! `dakon` over MPI: the endgame-table build shared by the ranks of an MPI job.
+//!
+//! The MPI code lives here so that `dakon-solver` stays free of it; the `dakon` binary
+//! uses this crate only when built with `--features mpi`, and only when a launcher
+//! (`mpirun`, `srun`) started it with more than one rank.
+//!
+//! - [`Cluster`]: joining the job, this rank's number, aborting every rank on an error.
+//! - [`build_tiers`]: `dakon tables build` shared by the ranks ([`SharedBuild`]): each tier's
+//!   positions dealt out in blocks, solved level by level of `tier_order`, the values of each
+//!   level gathered on every rank; rank 0 writes the files through the solver's writer.
+//!
+//! `docs/DISTRIBUTED.md` says how to run it on a cluster and what it costs.
+
+mod cluster;
+mod ownership;
+mod shared_build;
+mod level_message;
+
+pub use cluster::Cluster;
+pub use shared_build::{build_tiers, SharedBuild, SharedBuildReport};
