@@ -51,3 +51,38 @@ pub fn label(cluster: Option<&Cluster>) -> String {
         Some(never) => match *never {},
     }
 }
+
+/// Rank 0's `bytes` on every rank of `cluster`.
+pub fn broadcast_bytes(cluster: &Cluster, bytes: Vec<u8>) -> Vec<u8> {
+    #[cfg(feature = "mpi")]
+    return dakon_mpi::broadcast_bytes(cluster, bytes);
+    #[cfg(not(feature = "mpi"))]
+    {
+        let _ = bytes;
+        match *cluster {}
+    }
+}
+
+/// Rank 0 hands out the jobs `next` gives to the other ranks and passes their answers to
+/// `deliver` (see `dakon_mpi::serve_jobs`).
+pub fn serve_jobs(cluster: &Cluster, next: impl Fn() -> Option<u64>, deliver: impl FnMut(u64, Vec<u8>)) {
+    #[cfg(feature = "mpi")]
+    dakon_mpi::serve_jobs(cluster, next, deliver);
+    #[cfg(not(feature = "mpi"))]
+    {
+        let _ = (next, deliver);
+        match *cluster {}
+    }
+}
+
+/// A rank other than 0 solves jobs from rank 0 on `slots` threads until none is left (see
+/// `dakon_mpi::work_jobs`).
+pub fn work_jobs(cluster: &Cluster, slots: usize, solve: impl Fn(u64) -> Vec<u8> + Sync) {
+    #[cfg(feature = "mpi")]
+    dakon_mpi::work_jobs(cluster, slots, solve);
+    #[cfg(not(feature = "mpi"))]
+    {
+        let _ = (slots, solve);
+        match *cluster {}
+    }
+}

@@ -66,7 +66,7 @@ fn main() {
         Command::Best(args) => commands::best::run(args),
         Command::Tables(command) => commands::tables::run(command, cluster.as_ref()),
         Command::Verify(args) => commands::verify::run(args),
-        Command::Batch(args) => commands::batch::run(args),
+        Command::Batch(args) => commands::batch::run(args, cluster.as_ref()),
         Command::Check(args) => std::process::exit(commands::check::run(args)),
         Command::Serve(args) => commands::serve::run(args),
     };

@@ -1,0 +1,99 @@
+//! `dakon batch` under `mpirun`: the records of 3 ranks are those of one process, in the same
+//! order, and a batch whose rank was killed resumes with `--resume`.
+//! Needs `--features mpi` and Open MPI's `mpirun` (`.ci/run` installs it).
+#![cfg(feature = "mpi")]
+
+#[allow(dead_code, unused_imports)]
+mod memo_minimax;
+mod mpi_run;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use memo_minimax::{format, random_positions, RefRules};
+use mpi_run::{dakon, mpirun, rank_pid, stderr};
+use serde_json::Value;
+
+/// Positions of random Dakon games, with a malformed line and a comment among them.
+fn input(count: usize, seeds: usize) -> String {
+    let mut text = String::from("# positions\n");
+    for (i, board) in random_positions(RefRules::Dakon, count, 11, seeds, 10).iter().enumerate() {
+        if i == count / 2 {
+            text.push_str("not a position\n");
+        }
+        text.push_str(&format!("{}\n", format(board)));
+    }
+    text
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("mpi-batch").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The records of `path` without what may change between runs: timing, node counts and the
+/// choice among equally good moves.
+fn stable_records(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|line| {
+            let mut record: Value = serde_json::from_str(line).unwrap();
+            for field in ["seconds", "nodes", "best_move", "pv"] {
+                record.as_object_mut().unwrap().remove(field);
+            }
+            record
+        })
+        .collect()
+}
+
+fn batch<'a>(file: &'a str, out: &'a str) -> Vec<&'a str> {
+    vec!["batch", file, "--out", out, "--threads", "1"]
+}
+
+#[test]
+fn three_ranks_give_the_records_of_one_process_in_input_order() {
+    let dir = scratch("same");
+    let file = dir.join("in.txt");
+    std::fs::write(&file, input(60, 2)).unwrap();
+    let (file, alone, shared) = (file.to_str().unwrap(), dir.join("alone.jsonl"), dir.join("shared.jsonl"));
+    assert_eq!(dakon(&batch(file, alone.to_str().unwrap())).status.code(), Some(1), "the malformed line fails");
+    let out = mpirun(3, &batch(file, shared.to_str().unwrap()));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("1 of 61 lines failed"), "{}", stderr(&out));
+    let expected = stable_records(&alone);
+    assert_eq!(expected.len(), 61);
+    assert_eq!(stable_records(&shared), expected);
+}
+
+#[test]
+fn a_batch_whose_rank_was_killed_resumes() {
+    let dir = scratch("killed");
+    let file = dir.join("in.txt");
+    std::fs::write(&file, input(400, 3)).unwrap();
+    let (file, alone, shared) = (file.to_str().unwrap(), dir.join("alone.jsonl"), dir.join("shared.jsonl"));
+    dakon(&batch(file, alone.to_str().unwrap()));
+    let mut child = mpi_run::spawn_mpirun(3, &batch(file, shared.to_str().unwrap()));
+    let started = Instant::now();
+    loop {
+        let written = std::fs::read_to_string(&shared).map_or(0, |t| t.lines().count());
+        if written >= 5 {
+            if let Some(pid) = rank_pid(child.id(), 2) {
+                assert!(std::process::Command::new("kill").args(["-KILL", &pid.to_string()]).status().unwrap().success());
+                break;
+            }
+        }
+        assert!(started.elapsed() < Duration::from_secs(120), "the batch did not get going");
+        assert!(child.try_wait().unwrap().is_none(), "the batch ended before a rank could be killed: use a larger one");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(!out.status.success(), "a batch with a dead rank must fail");
+    let kept = std::fs::read_to_string(&shared).unwrap().lines().count();
+    assert!(kept < 401, "rank 2 was killed after the last line: use a larger batch");
+    let resumed = mpirun(3, &["batch", file, "--out", shared.to_str().unwrap(), "--threads", "1", "--resume"]);
+    assert_eq!(resumed.status.code(), Some(1), "{}", stderr(&resumed));
+    assert_eq!(stable_records(&shared), stable_records(&alone));
+}
