@@ -5,6 +5,7 @@
 
 #[allow(dead_code, unused_imports)]
 mod memo_minimax;
+#[allow(dead_code)]
 mod mpi_run;
 
 use std::path::{Path, PathBuf};
@@ -24,6 +25,22 @@ fn input(count: usize, seeds: usize) -> String {
         text.push_str(&format!("{}\n", format(board)));
     }
     text
+}
+
+/// `count` 5-hole positions of up to 4 seeds a hole, fixed by a generator: each takes
+/// milliseconds, so the batch lasts long enough to kill a rank in the middle.
+fn harder_input(count: usize) -> String {
+    let mut state = 1u64;
+    let mut seeds = move || {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (state >> 33) % 5
+    };
+    (0..count)
+        .map(|i| {
+            let holes: Vec<String> = (0..10).map(|_| seeds().to_string()).collect();
+            format!("{}/{} 0/0 {}\n", holes[..5].join(","), holes[5..].join(","), i % 2)
+        })
+        .collect()
 }
 
 fn scratch(name: &str) -> PathBuf {
@@ -72,9 +89,9 @@ fn three_ranks_give_the_records_of_one_process_in_input_order() {
 fn a_batch_whose_rank_was_killed_resumes() {
     let dir = scratch("killed");
     let file = dir.join("in.txt");
-    std::fs::write(&file, input(400, 3)).unwrap();
+    std::fs::write(&file, harder_input(300)).unwrap();
     let (file, alone, shared) = (file.to_str().unwrap(), dir.join("alone.jsonl"), dir.join("shared.jsonl"));
-    dakon(&batch(file, alone.to_str().unwrap()));
+    assert!(dakon(&batch(file, alone.to_str().unwrap())).status.success());
     let mut child = mpi_run::spawn_mpirun(3, &batch(file, shared.to_str().unwrap()));
     let started = Instant::now();
     loop {
@@ -92,8 +109,8 @@ fn a_batch_whose_rank_was_killed_resumes() {
     let out = child.wait_with_output().unwrap();
     assert!(!out.status.success(), "a batch with a dead rank must fail");
     let kept = std::fs::read_to_string(&shared).unwrap().lines().count();
-    assert!(kept < 401, "rank 2 was killed after the last line: use a larger batch");
+    assert!(kept < 300, "rank 2 was killed after the last line: use a larger batch");
     let resumed = mpirun(3, &["batch", file, "--out", shared.to_str().unwrap(), "--threads", "1", "--resume"]);
-    assert_eq!(resumed.status.code(), Some(1), "{}", stderr(&resumed));
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
     assert_eq!(stable_records(&shared), stable_records(&alone));
 }
