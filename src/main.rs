@@ -55,9 +55,23 @@ enum Command {
     Serve(commands::serve::Args),
 }
 
+impl Command {
+    /// Whether the command shares its work among the ranks of an MPI job.
+    fn is_distributed(&self) -> bool {
+        matches!(self, Command::Tables(commands::tables::Command::Build(_)) | Command::Batch(_) | Command::Verify(_))
+    }
+}
+
 fn main() {
     let cli = Cli::parse();
     let cluster = cluster::join();
+    if !cli.command.is_distributed() && cluster.is_some() {
+        // Only `tables build`, `batch` and `verify` share their work; any other runs on rank 0.
+        if !cluster::prints(cluster.as_ref()) {
+            return;
+        }
+        eprintln!("dakon: this command is not distributed over MPI: rank 0 runs it alone (see docs/DISTRIBUTED.md)");
+    }
     let result = match cli.command {
         Command::Show(args) => commands::show::run(args),
         Command::Play(args) => commands::play::run(args),
@@ -65,7 +79,7 @@ fn main() {
         Command::Solve(args) => commands::solve::run(args),
         Command::Best(args) => commands::best::run(args),
         Command::Tables(command) => commands::tables::run(command, cluster.as_ref()),
-        Command::Verify(args) => commands::verify::run(args),
+        Command::Verify(args) => commands::verify::run(args, cluster.as_ref()),
         Command::Batch(args) => commands::batch::run(args, cluster.as_ref()),
         Command::Check(args) => std::process::exit(commands::check::run(args)),
         Command::Serve(args) => commands::serve::run(args),

@@ -9,10 +9,9 @@ mod memo_minimax;
 mod mpi_run;
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
 use memo_minimax::{format, random_positions, RefRules};
-use mpi_run::{dakon, mpirun, rank_pid, stderr};
+use mpi_run::{dakon, mpirun, stderr};
 use serde_json::Value;
 
 /// Positions of random Dakon games, with a malformed line and a comment among them.
@@ -92,21 +91,8 @@ fn a_batch_whose_rank_was_killed_resumes() {
     std::fs::write(&file, harder_input(300)).unwrap();
     let (file, alone, shared) = (file.to_str().unwrap(), dir.join("alone.jsonl"), dir.join("shared.jsonl"));
     assert!(dakon(&batch(file, alone.to_str().unwrap())).status.success());
-    let mut child = mpi_run::spawn_mpirun(3, &batch(file, shared.to_str().unwrap()));
-    let started = Instant::now();
-    loop {
-        let written = std::fs::read_to_string(&shared).map_or(0, |t| t.lines().count());
-        if written >= 5 {
-            if let Some(pid) = rank_pid(child.id(), 2) {
-                assert!(std::process::Command::new("kill").args(["-KILL", &pid.to_string()]).status().unwrap().success());
-                break;
-            }
-        }
-        assert!(started.elapsed() < Duration::from_secs(120), "the batch did not get going");
-        assert!(child.try_wait().unwrap().is_none(), "the batch ended before a rank could be killed: use a larger one");
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    let out = child.wait_with_output().unwrap();
+    let child = mpi_run::spawn_mpirun(3, &batch(file, shared.to_str().unwrap()));
+    let out = mpi_run::kill_rank_when(child, 2, || std::fs::read_to_string(&shared).map_or(0, |t| t.lines().count()) >= 5);
     assert!(!out.status.success(), "a batch with a dead rank must fail");
     let kept = std::fs::read_to_string(&shared).unwrap().lines().count();
     assert!(kept < 300, "rank 2 was killed after the last line: use a larger batch");

@@ -6,9 +6,8 @@
 mod mpi_run;
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
-use mpi_run::{dakon, mpirun, rank_pid, stderr};
+use mpi_run::{dakon, mpirun, stderr};
 
 /// The boards of the test and their highest tiers: small enough that 17 builds take seconds.
 const BOARDS: [(&str, &str, &str); 4] = [("dakon", "3", "14"), ("dakon", "4", "12"), ("dakon", "5", "10"), ("kalah", "4", "12")];
@@ -64,22 +63,15 @@ fn a_killed_rank_ends_the_build_with_an_error_and_the_rerun_resumes() {
     let alone = scratch("killed-alone");
     assert!(dakon(&build_args(rules, holes, max_seeds, &alone)).status.success());
     let dir = scratch("killed");
-    let mut child = mpi_run::spawn_mpirun(3, &build_args(rules, holes, max_seeds, &dir));
+    let child = mpi_run::spawn_mpirun(3, &build_args(rules, holes, max_seeds, &dir));
     // Kill rank 1 once some tiers are written and before the last is.
-    let started = Instant::now();
-    let killed = loop {
+    let killed = std::cell::Cell::new(0);
+    let out = mpi_run::kill_rank_when(child, 1, || {
         let written = std::fs::read_dir(&dir).map_or(0, |d| d.filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "dkt")).count());
-        if written >= 10 {
-            if let Some(pid) = rank_pid(child.id(), 1) {
-                assert!(std::process::Command::new("kill").args(["-KILL", &pid.to_string()]).status().unwrap().success());
-                break written;
-            }
-        }
-        assert!(started.elapsed() < Duration::from_secs(120), "the build did not get going");
-        assert!(child.try_wait().unwrap().is_none(), "the build ended before a rank could be killed: use a larger one");
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    let out = child.wait_with_output().unwrap();
+        killed.set(written);
+        written >= 10
+    });
+    let killed = killed.get();
     assert!(!out.status.success(), "a build with a dead rank must fail");
     let message = stderr(&out);
     assert!(message.contains("rank 1") || message.contains("signal 9") || message.contains("killed"), "no clear message: {message}");

@@ -62,3 +62,22 @@ pub fn rank_pid(mpirun: u32, rank: usize) -> Option<u32> {
 pub fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
+
+/// Kills rank `rank` of the job `child` with SIGKILL as soon as `ready()` holds, and waits
+/// for the job's end. Panics if the job ends first (the test's work is too small) or does
+/// not get ready within two minutes.
+pub fn kill_rank_when(mut child: Child, rank: usize, ready: impl Fn() -> bool) -> Output {
+    let started = std::time::Instant::now();
+    loop {
+        if ready() {
+            if let Some(pid) = rank_pid(child.id(), rank) {
+                assert!(Command::new("kill").args(["-KILL", &pid.to_string()]).status().unwrap().success());
+                break;
+            }
+        }
+        assert!(started.elapsed() < std::time::Duration::from_secs(120), "the job did not get going");
+        assert!(child.try_wait().unwrap().is_none(), "the job ended before rank {rank} could be killed: give it more work");
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    child.wait_with_output().unwrap()
+}
