@@ -49,6 +49,7 @@ use crate::tables_arg::ProbeArgs;
   dakon batch positions.txt --out results.jsonl --resume    continue an interrupted batch
   grep -v '^$' games.txt | dakon batch - --all-moves
   dakon batch kalah-positions.txt --rules kalah       every line played by the Kalah rules
+  mpirun -np 8 dakon batch positions.txt --out results.jsonl   with --features mpi: lines shared by the ranks
 
 Exit status: 0 when every line was answered, 1 if a line failed (see its error record), the
 batch was interrupted (Ctrl-C; rerun with --resume), or output failed; 2 for bad options or an

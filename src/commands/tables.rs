@@ -36,7 +36,9 @@ pub enum Command {
   dakon tables build --holes 6 --max-seeds 12                every board of 6 holes per row with up to 12 seeds
   dakon tables build --holes 7 --max-seeds 20 --threads 2    the standard board's tiers 0..=20 (about 1.4 billion positions)
   dakon tables build --holes 4 --max-seeds 10 --tables-dir /tmp/t --json
-  dakon tables build --rules kalah --holes 6 --max-seeds 20  Kalah tables (file names start with kalah-)")]
+  dakon tables build --rules kalah --holes 6 --max-seeds 20  Kalah tables (file names start with kalah-)
+  mpirun -np 4 dakon tables build --holes 7 --max-seeds 20 --tables-dir /shared/t
+                                  built with --features mpi: each tier shared by the ranks (docs/DISTRIBUTED.md)")]
 pub struct BuildArgs {
     #[command(flatten)]
     tables: TablesArgs,
