@@ -57,7 +57,13 @@ fn per_position(bytes: u64, positions: u64) -> f64 {
 ///
 /// # Errors
 /// [`CliError::Failure`] with the table error (the caller then ends every rank).
-pub fn build(cluster: &Cluster, rules: &RuleSet, dir: &Path, max_seeds: u32, options: &BuildOptions) -> Result<(BuildReport, Exchange), CliError> {
+pub fn build(
+    cluster: &Cluster,
+    rules: &RuleSet,
+    dir: &Path,
+    max_seeds: u32,
+    options: &BuildOptions,
+) -> Result<(BuildReport, Exchange), CliError> {
     #[cfg(feature = "mpi")]
     {
         let shared = dakon_mpi::build_tiers(cluster, rules, dir, max_seeds, options).map_err(|e| CliError::Failure(e.to_string()))?;

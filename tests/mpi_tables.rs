@@ -13,7 +13,21 @@ use mpi_run::{dakon, mpirun, stderr};
 const BOARDS: [(&str, &str, &str); 4] = [("dakon", "3", "14"), ("dakon", "4", "12"), ("dakon", "5", "10"), ("kalah", "4", "12")];
 
 fn build_args<'a>(rules: &'a str, holes: &'a str, max_seeds: &'a str, dir: &'a Path) -> Vec<&'a str> {
-    vec!["tables", "build", "--rules", rules, "--holes", holes, "--max-seeds", max_seeds, "--threads", "1", "--json", "--tables-dir", dir.to_str().unwrap()]
+    vec![
+        "tables",
+        "build",
+        "--rules",
+        rules,
+        "--holes",
+        holes,
+        "--max-seeds",
+        max_seeds,
+        "--threads",
+        "1",
+        "--json",
+        "--tables-dir",
+        dir.to_str().unwrap(),
+    ]
 }
 
 /// Every file of `dir`, by name, with its bytes.
@@ -67,7 +81,8 @@ fn a_killed_rank_ends_the_build_with_an_error_and_the_rerun_resumes() {
     // Kill rank 1 once some tiers are written and before the last is.
     let killed = std::cell::Cell::new(0);
     let out = mpi_run::kill_rank_when(child, 1, || {
-        let written = std::fs::read_dir(&dir).map_or(0, |d| d.filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "dkt")).count());
+        let written =
+            std::fs::read_dir(&dir).map_or(0, |d| d.filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "dkt")).count());
         killed.set(written);
         written >= 10
     });

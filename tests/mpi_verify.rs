@@ -32,7 +32,8 @@ fn values(lines: &str) -> Vec<(u64, u64, Value, Value, Value)> {
 
 #[test]
 fn three_ranks_give_the_rows_of_one_process_in_board_order() {
-    let args = ["verify", "--holes", "2..6", "--seeds", "2,3", "--json", "--budget", "600", "--threads", "1", "--tt-mb", "16", "--no-tables"];
+    let args =
+        ["verify", "--holes", "2..6", "--seeds", "2,3", "--json", "--budget", "600", "--threads", "1", "--tt-mb", "16", "--no-tables"];
     let alone = dakon(&args);
     assert!(alone.status.success(), "{}", stderr(&alone));
     let shared = mpirun(3, &args);
@@ -49,11 +50,26 @@ fn a_verify_whose_rank_was_killed_resumes() {
     let records = dir.join("atlas.jsonl");
     // Quick boards, then 9 x 2 (seconds): a rank is killed while it is being decided.
     let args = |report: &Path| -> Vec<String> {
-        ["verify", "--holes", "2,3,9", "--seeds", "1,2", "--threads", "1", "--tt-mb", "64", "--json", "--budget", "600", "--no-tables", "--out"]
-            .iter()
-            .map(|s| s.to_string())
-            .chain([report.to_str().unwrap().to_string()])
-            .collect()
+        [
+            "verify",
+            "--holes",
+            "2,3,9",
+            "--seeds",
+            "1,2",
+            "--threads",
+            "1",
+            "--tt-mb",
+            "64",
+            "--json",
+            "--budget",
+            "600",
+            "--no-tables",
+            "--out",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .chain([report.to_str().unwrap().to_string()])
+        .collect()
     };
     let alone_report = dir.join("alone.md");
     let alone_args = args(&alone_report);

@@ -16,9 +16,9 @@
 
 mod cluster;
 mod jobs;
+mod level_message;
 mod ownership;
 mod shared_build;
-mod level_message;
 
 pub use cluster::Cluster;
 pub use jobs::{broadcast_bytes, serve_jobs, work_jobs};

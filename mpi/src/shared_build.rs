@@ -103,7 +103,14 @@ impl<'c> SharedBuild<'c> {
 impl<R: Rules> TierSolver<R> for SharedBuild<'_> {
     /// Contract: returns the tier's values, the same on every rank, or `None` on every rank
     /// if any rank's `stop` was raised.
-    fn solve(&mut self, rules: &R, seeds: u32, lower: &[Vec<u8>], stop: Option<&AtomicBool>, progress: &ProgressBar) -> Result<Option<Vec<u8>>, TableError> {
+    fn solve(
+        &mut self,
+        rules: &R,
+        seeds: u32,
+        lower: &[Vec<u8>],
+        stop: Option<&AtomicBool>,
+        progress: &ProgressBar,
+    ) -> Result<Option<Vec<u8>>, TableError> {
         self.agree_on_tier(seeds)?;
         let world = self.cluster.world();
         let own = Ownership::new(self.cluster.rank(), self.cluster.size(), rules.tier_size(seeds));
@@ -186,7 +193,10 @@ fn as_flat_mut(headers: &mut [Header]) -> &mut [u64] {
 
 /// A message length as an MPI count.
 fn message_count(bytes: u64, seeds: u32) -> Result<Count, TableError> {
-    Count::try_from(bytes).map_err(|_| TableError::Shared { seeds, detail: format!("a level message of {bytes} bytes is beyond MPI's 2 GiB count: use more ranks") })
+    Count::try_from(bytes).map_err(|_| TableError::Shared {
+        seeds,
+        detail: format!("a level message of {bytes} bytes is beyond MPI's 2 GiB count: use more ranks"),
+    })
 }
 
 /// Where each rank's message starts in the gathered buffer.
@@ -196,7 +206,10 @@ fn displacements(counts: &[Count], seeds: u32) -> Result<Vec<Count>, TableError>
         .iter()
         .map(|&c| {
             let at = start;
-            start = start.checked_add(c).ok_or_else(|| TableError::Shared { seeds, detail: "a level's messages exceed MPI's 2 GiB count: use more ranks".into() })?;
+            start = start.checked_add(c).ok_or_else(|| TableError::Shared {
+                seeds,
+                detail: "a level's messages exceed MPI's 2 GiB count: use more ranks".into(),
+            })?;
             Ok(at)
         })
         .collect()
@@ -215,7 +228,8 @@ impl Levels {
     /// Sorts the positions `own` gives this rank (a counting sort on their `tier_order`,
     /// computed in parallel on the current pool).
     fn sort<R: Rules>(rules: &R, seeds: u32, own: &Ownership) -> Levels {
-        let orders: Vec<u32> = (0..own.count()).into_par_iter().map(|k| rules.tier_order(&rules.position_at(seeds, own.index(k)))).collect();
+        let orders: Vec<u32> =
+            (0..own.count()).into_par_iter().map(|k| rules.tier_order(&rules.position_at(seeds, own.index(k)))).collect();
         let levels = orders.iter().max().map_or(0, |&m| m as usize + 1);
         let mut starts = vec![0usize; levels + 1];
         for &o in &orders {

@@ -86,7 +86,9 @@ pub fn run(args: Args, cluster: Option<&Cluster>) -> Result<(), CliError> {
     let input = match cluster {
         None => read_input(&args)?,
         // Rank 0 reads the input (standard input reaches rank 0 only) and gives it to all.
-        Some(cluster) => crate::cluster::broadcast_bytes(cluster, if cluster::prints(Some(cluster)) { read_input(&args)? } else { Vec::new() }),
+        Some(cluster) => {
+            crate::cluster::broadcast_bytes(cluster, if cluster::prints(Some(cluster)) { read_input(&args)? } else { Vec::new() })
+        }
     };
     let items = input::items(&input);
     let is_root = cluster::prints(cluster);

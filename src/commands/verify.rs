@@ -138,7 +138,9 @@ pub fn run(args: Args, cluster: Option<&Cluster>) -> Result<(), CliError> {
     if !(args.budget.is_finite() && args.budget >= 0.0) {
         return Err(CliError::Input(format!("--budget must be a number of seconds, 0 or more; found {}", args.budget)));
     }
-    let search = SearchArgs { threads: args.threads, tt_mb: args.tt_mb, time_limit: Some(args.budget), node_limit: None };
+    // Under MPI a rank takes its share of the node's cores, not all of them.
+    let threads = args.threads.or(cluster.map(|c| cluster::default_threads(Some(c))));
+    let search = SearchArgs { threads, tt_mb: args.tt_mb, time_limit: Some(args.budget), node_limit: None };
     let (config, limits) = (search.config(), search.limits());
     let silent = ProgressBar::hidden();
     if let (Some(cluster), false) = (cluster, cluster::prints(cluster)) {
@@ -210,7 +212,9 @@ pub fn run(args: Args, cluster: Option<&Cluster>) -> Result<(), CliError> {
                 take(board, verify_board(board, &args, &config, &limits, &progress))?;
             }
         }
-        Some(cluster) => shared::decide_on_all_ranks(cluster, &todo, |board| verify_board(board, &args, &config, &limits, &progress), take)?,
+        Some(cluster) => {
+            shared::decide_on_all_ranks(cluster, &todo, |board| verify_board(board, &args, &config, &limits, &progress), take)?
+        }
     }
     progress.finish_and_clear();
     if let Some(path) = &records {

@@ -119,7 +119,14 @@ pub trait TierSolver<R: Rules> {
     /// # Errors
     /// [`TableError`] if the tier cannot be solved (too large, rules that break the
     /// [`Rules::tier_order`] contract, a failed exchange).
-    fn solve(&mut self, rules: &R, seeds: u32, lower: &[Vec<u8>], stop: Option<&AtomicBool>, progress: &ProgressBar) -> Result<Option<Vec<u8>>, TableError>;
+    fn solve(
+        &mut self,
+        rules: &R,
+        seeds: u32,
+        lower: &[Vec<u8>],
+        stop: Option<&AtomicBool>,
+        progress: &ProgressBar,
+    ) -> Result<Option<Vec<u8>>, TableError>;
 
     /// Whether this process writes the tiers it solves (of the processes sharing a build,
     /// exactly one does; the others report the file's size as zero).
@@ -132,7 +139,14 @@ pub trait TierSolver<R: Rules> {
 struct InThisProcess<'p>(&'p rayon::ThreadPool);
 
 impl<R: Rules> TierSolver<R> for InThisProcess<'_> {
-    fn solve(&mut self, rules: &R, seeds: u32, lower: &[Vec<u8>], stop: Option<&AtomicBool>, progress: &ProgressBar) -> Result<Option<Vec<u8>>, TableError> {
+    fn solve(
+        &mut self,
+        rules: &R,
+        seeds: u32,
+        lower: &[Vec<u8>],
+        stop: Option<&AtomicBool>,
+        progress: &ProgressBar,
+    ) -> Result<Option<Vec<u8>>, TableError> {
         self.0.install(|| solve_tier(rules, seeds, lower, stop, progress))
     }
 }

@@ -111,7 +111,8 @@ impl<'a, R: Rules> SharedTier<'a, R> {
     /// # Errors
     /// [`TableError::Order`] if the rules break the [`Rules::tier_order`] contract.
     pub fn solve(&mut self, indices: &[u64]) -> Result<Vec<u8>, TableError> {
-        let tier = Tier { rules: self.rules, seeds: self.seeds, lower: self.lower, bytes: as_atomic_u8(&mut self.bytes), solved: &self.solved };
+        let tier =
+            Tier { rules: self.rules, seeds: self.seeds, lower: self.lower, bytes: as_atomic_u8(&mut self.bytes), solved: &self.solved };
         indices.par_chunks(CHUNK).try_for_each(|part| tier.solve_indices(part.iter().copied()))?;
         Ok(indices.iter().map(|&i| self.bytes[i as usize]).collect())
     }

@@ -45,9 +45,13 @@ pub fn decide_on_all_ranks(
         });
         let stop = &stop;
         let taker = scope.spawn(move || in_order(rx, todo, take).inspect_err(|_| stop.store(true, Ordering::Relaxed)));
-        cluster::serve_jobs(cluster, || hand_out().map(|i| i as u64), |job, bytes| {
-            let _ = tx.send((job as usize, decode_result(&bytes))); // the taker stopped: it says why
-        });
+        cluster::serve_jobs(
+            cluster,
+            || hand_out().map(|i| i as u64),
+            |job, bytes| {
+                let _ = tx.send((job as usize, decode_result(&bytes))); // the taker stopped: it says why
+            },
+        );
         drop(tx);
         taker.join().expect("the taker does not panic")
     })
