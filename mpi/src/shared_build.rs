@@ -12,11 +12,10 @@
 //! byte, whatever that writer's format.
 
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 
 use dakon_solver::rules::Rules;
-use dakon_solver::tables::{build_tiers_with, worker_pool, BuildOptions, BuildReport, SharedTier, TableError, TierSolver};
-use indicatif::ProgressBar;
+use dakon_solver::tables::{build_tiers_with, worker_pool, BuildOptions, BuildReport, SharedTier, TableError, TierSolver, TierTask};
 use mpi::collective::SystemOperation;
 use mpi::datatype::PartitionMut;
 use mpi::traits::*;
@@ -103,14 +102,8 @@ impl<'c> SharedBuild<'c> {
 impl<R: Rules> TierSolver<R> for SharedBuild<'_> {
     /// Contract: returns the tier's values, the same on every rank, or `None` on every rank
     /// if any rank's `stop` was raised.
-    fn solve(
-        &mut self,
-        rules: &R,
-        seeds: u32,
-        lower: &[Vec<u8>],
-        stop: Option<&AtomicBool>,
-        progress: &ProgressBar,
-    ) -> Result<Option<Vec<u8>>, TableError> {
+    fn solve(&mut self, task: &TierTask<'_, R>) -> Result<Option<Vec<u8>>, TableError> {
+        let TierTask { rules, seeds, lower, stop, progress } = *task;
         self.agree_on_tier(seeds)?;
         let world = self.cluster.world();
         let own = Ownership::new(self.cluster.rank(), self.cluster.size(), rules.tier_size(seeds));

@@ -109,24 +109,30 @@ pub fn worker_pool(threads: usize, dir: &Path) -> Result<rayon::ThreadPool, Tabl
         .map_err(|e| TableError::io(dir, "start worker threads for", std::io::Error::other(e)))
 }
 
+/// One tier to solve, as a build hands it to its [`TierSolver`].
+pub struct TierTask<'a, R: Rules> {
+    /// The rules.
+    pub rules: &'a R,
+    /// The tier: seeds on the board.
+    pub seeds: u32,
+    /// The solved lower tiers: `lower[j]` holds tier `j`, for every `j < seeds`.
+    pub lower: &'a [Vec<u8>],
+    /// Raised from outside (Ctrl-C) to stop.
+    pub stop: Option<&'a AtomicBool>,
+    /// Counts the positions solved.
+    pub progress: &'a ProgressBar,
+}
+
 /// How a build solves the tiers it lacks: [`build_tiers`] solves each in this process; a
 /// build shared among processes (`dakon-mpi`) solves a part of each and exchanges the rest.
 pub trait TierSolver<R: Rules> {
-    /// Solves tier `seeds` given the solved lower tiers (`lower[j]` holds tier `j`, for every
-    /// `j < seeds`), counting solved positions on `progress`. Returns every value, one byte
-    /// each (two's complement) in index order, or `Ok(None)` if `stop` was raised first.
+    /// Solves `task`'s tier. Returns every value, one byte each (two's complement) in index
+    /// order, or `Ok(None)` if `task.stop` was raised first.
     ///
     /// # Errors
     /// [`TableError`] if the tier cannot be solved (too large, rules that break the
     /// [`Rules::tier_order`] contract, a failed exchange).
-    fn solve(
-        &mut self,
-        rules: &R,
-        seeds: u32,
-        lower: &[Vec<u8>],
-        stop: Option<&AtomicBool>,
-        progress: &ProgressBar,
-    ) -> Result<Option<Vec<u8>>, TableError>;
+    fn solve(&mut self, task: &TierTask<'_, R>) -> Result<Option<Vec<u8>>, TableError>;
 
     /// Whether this process writes the tiers it solves (of the processes sharing a build,
     /// exactly one does; the others report the file's size as zero).
@@ -139,15 +145,8 @@ pub trait TierSolver<R: Rules> {
 struct InThisProcess<'p>(&'p rayon::ThreadPool);
 
 impl<R: Rules> TierSolver<R> for InThisProcess<'_> {
-    fn solve(
-        &mut self,
-        rules: &R,
-        seeds: u32,
-        lower: &[Vec<u8>],
-        stop: Option<&AtomicBool>,
-        progress: &ProgressBar,
-    ) -> Result<Option<Vec<u8>>, TableError> {
-        self.0.install(|| solve_tier(rules, seeds, lower, stop, progress))
+    fn solve(&mut self, task: &TierTask<'_, R>) -> Result<Option<Vec<u8>>, TableError> {
+        self.0.install(|| solve_tier(task.rules, task.seeds, task.lower, task.stop, task.progress))
     }
 }
 
@@ -186,7 +185,8 @@ pub fn build_tiers_with<R: Rules>(
         }
         let started = Instant::now();
         let bar = progress_bar(options.progress, seeds, rules.tier_size(seeds));
-        let Some(values) = solver.solve(rules, seeds, &lower, options.stop.as_deref(), &bar)? else {
+        let task = TierTask { rules, seeds, lower: &lower, stop: options.stop.as_deref(), progress: &bar };
+        let Some(values) = solver.solve(&task)? else {
             bar.abandon_with_message("interrupted");
             report.interrupted = true;
             break;

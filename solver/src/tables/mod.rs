@@ -18,7 +18,7 @@ mod name;
 mod reader;
 mod retrograde;
 
-pub use builder::{build_tiers, build_tiers_with, worker_pool, BuildOptions, BuildReport, TierReport, TierSolver};
+pub use builder::{build_tiers, build_tiers_with, worker_pool, BuildOptions, BuildReport, TierReport, TierSolver, TierTask};
 pub use error::TableError;
 pub use file::{write_table, TableFile};
 pub use name::{file_name, tier_path, EXTENSION};
