@@ -2,6 +2,7 @@
 
 mod certificate_arg;
 mod cli_error;
+mod cluster;
 mod commands;
 mod db_arg;
 mod line;
@@ -11,6 +12,7 @@ mod records_file;
 mod results_db;
 mod rules_arg;
 mod search_args;
+mod shared_build;
 mod spinner;
 mod table_memory;
 mod tables_arg;
@@ -59,24 +61,53 @@ enum Command {
     Db(commands::db::Args),
 }
 
+impl Command {
+    /// Whether the command shares its work among the ranks of an MPI job.
+    fn is_distributed(&self) -> bool {
+        matches!(self, Command::Tables(commands::tables::Command::Build(_)) | Command::Batch(_) | Command::Verify(_))
+    }
+}
+
 fn main() {
     let cli = Cli::parse();
+    let cluster = cluster::join();
+    if !cli.command.is_distributed() && cluster.is_some() {
+        // Only `tables build`, `batch` and `verify` share their work; any other runs on rank 0.
+        if !cluster::prints(cluster.as_ref()) {
+            return;
+        }
+        eprintln!("dakon: this command is not distributed over MPI: rank 0 runs it alone (see docs/DISTRIBUTED.md)");
+    }
     let result = match cli.command {
         Command::Show(args) => commands::show::run(args),
         Command::Play(args) => commands::play::run(args),
         Command::Perft(args) => commands::perft::run(args),
         Command::Solve(args) => commands::solve::run(args),
         Command::Best(args) => commands::best::run(args),
-        Command::Tables(command) => commands::tables::run(command),
-        Command::Verify(args) => commands::verify::run(args),
-        Command::Batch(args) => commands::batch::run(args),
+        Command::Tables(command) => commands::tables::run(command, cluster.as_ref()),
+        Command::Verify(args) => commands::verify::run(args, cluster.as_ref()),
+        Command::Batch(args) => commands::batch::run(args, cluster.as_ref()),
         Command::Check(args) => std::process::exit(commands::check::run(args)),
         Command::Campaign(command) => commands::campaign::run(command),
         Command::Serve(args) => commands::serve::run(args),
         Command::Db(args) => commands::db::run(args),
     };
     if let Err(error) = result {
-        eprintln!("dakon: {error}");
+        eprintln!("dakon{}: {error}", cluster::label(cluster.as_ref()));
+        if let Some(cluster) = &cluster {
+            abort_job(cluster, error.exit_code());
+        }
         std::process::exit(error.exit_code());
     }
+}
+
+/// Ends every rank of the job: the others may be waiting for this one in an exchange.
+#[cfg(feature = "mpi")]
+fn abort_job(cluster: &cluster::Cluster, code: i32) -> ! {
+    cluster.abort(code)
+}
+
+#[cfg(not(feature = "mpi"))]
+fn abort_job(cluster: &cluster::Cluster, _code: i32) -> ! {
+    match *cluster {}
 }

@@ -1,7 +1,7 @@
 //! Positions from random-but-plausible games, one per line in the notation: the input of
 //! `scripts/bench-batch`.
 //!
-//! Games start from the 5x5 and 6x6 openings; each player usually plays the move that stores
+//! Games start from the 5x5 and 6x6 openings (or only the `--board N` one: N holes of N seeds); each player usually plays the move that stores
 //! the most at once (a greedy beginner) and sometimes a random move. Positions are sampled along
 //! anywhere in the game (with at most `--max-seeds` seeds left on the board), a few per game.
 //!
@@ -20,10 +20,11 @@ struct Options {
     count: usize,
     max_seeds: u32,
     seed: u64,
+    board: Option<usize>,
 }
 
 fn options() -> Result<Options, String> {
-    let mut options = Options { count: 1000, max_seeds: 72, seed: 1 };
+    let mut options = Options { count: 1000, max_seeds: 72, seed: 1, board: None };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
@@ -32,7 +33,8 @@ fn options() -> Result<Options, String> {
             "--count" => options.count = number("--count")? as usize,
             "--max-seeds" => options.max_seeds = number("--max-seeds")? as u32,
             "--seed" => options.seed = number("--seed")?,
-            _ => return Err(format!("unknown option '{flag}' (expected --count, --max-seeds, --seed)")),
+            "--board" => options.board = Some(number("--board")? as usize),
+            _ => return Err(format!("unknown option '{flag}' (expected --count, --max-seeds, --seed, --board)")),
         }
     }
     Ok(options)
@@ -59,13 +61,14 @@ fn main() {
         std::process::exit(2);
     });
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
+    let boards = options.board.map_or("5x5 and 6x6".to_string(), |n| format!("{n}x{n}"));
     println!(
-        "# {} positions from greedy/random games on 5x5 and 6x6, at most {} seeds on the board (gen-positions --seed {})",
+        "# {} positions from greedy/random games on {boards}, at most {} seeds on the board (gen-positions --seed {})",
         options.count, options.max_seeds, options.seed
     );
     let mut written = 0;
     while written < options.count {
-        let holes = if rng.gen_bool(0.5) { 5 } else { 6 };
+        let holes = options.board.unwrap_or_else(|| if rng.gen_bool(0.5) { 5 } else { 6 });
         let mut position = Position::start(holes, holes as u32).expect("a valid start");
         let mut game = Vec::new();
         while !position.is_over() {

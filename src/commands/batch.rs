@@ -18,6 +18,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use self::input::Item;
 use crate::cli_error::CliError;
+use crate::cluster::{self, Cluster};
 use crate::db_arg::DbArgs;
 use crate::results_db::ResultsDb;
 use crate::rules_arg::RulesArgs;
@@ -50,6 +51,7 @@ use crate::tables_arg::ProbeArgs;
   dakon batch positions.txt --out results.jsonl --resume    continue an interrupted batch
   grep -v '^$' games.txt | dakon batch - --all-moves
   dakon batch kalah-positions.txt --rules kalah       every line played by the Kalah rules
+  mpirun -np 8 dakon batch positions.txt --out results.jsonl   with --features mpi: lines shared by the ranks
 
 Exit status: 0 when every line was answered, 1 if a line failed (see its error record), the
 batch was interrupted (Ctrl-C; rerun with --resume), or output failed; 2 for bad options or an
@@ -84,22 +86,33 @@ struct Answer {
     exact: bool,
 }
 
-pub fn run(args: Args) -> Result<(), CliError> {
-    let items = input::items(&read_input(&args)?);
-    let answered = match (&args.out, args.resume) {
-        (Some(path), true) => resume::answered(path, &items, args.rules.rules)?,
+pub fn run(args: Args, cluster: Option<&Cluster>) -> Result<(), CliError> {
+    let input = match cluster {
+        None => read_input(&args)?,
+        // Rank 0 reads the input (standard input reaches rank 0 only) and gives it to all.
+        Some(cluster) => {
+            crate::cluster::broadcast_bytes(cluster, if cluster::prints(Some(cluster)) { read_input(&args)? } else { Vec::new() })
+        }
+    };
+    let items = input::items(&input);
+    let is_root = cluster::prints(cluster);
+    let answered = match (&args.out, args.resume, is_root) {
+        (Some(path), true, true) => resume::answered(path, &items, args.rules.rules)?,
         _ => BTreeMap::new(),
     };
     let failed_before = answered.values().filter(|&&failed| failed).count();
-    let todo: Vec<&Item> = items.iter().filter(|item| !answered.contains_key(&item.line)).collect();
+    let mut todo: Vec<&Item> = items.iter().filter(|item| !answered.contains_key(&item.line)).collect();
+    if let Some(cluster) = cluster {
+        // Rank 0 alone read the records of --resume: the others take its list of lines.
+        let lines: Vec<u8> = todo.iter().flat_map(|item| item.line.to_le_bytes()).collect();
+        let lines = crate::cluster::broadcast_bytes(cluster, lines);
+        let by_line: HashMap<u64, &Item> = items.iter().map(|item| (item.line, item)).collect();
+        todo = lines.chunks_exact(8).map(|b| by_line[&u64::from_le_bytes(b.try_into().expect("8 bytes"))]).collect();
+    }
     let solvers = solvers(&todo, &args)?;
     let db = args.db.open()?;
-    let mut out = output(&args)?;
-    let threads = args.search.config().threads;
+    let threads = args.search.threads.unwrap_or_else(|| cluster::default_threads(cluster)).max(1);
     let limits = args.search.limits();
-    let progress = progress_bar(todo.len());
-    let started = Instant::now();
-    let (tx, rx) = mpsc::channel::<(usize, Option<Answer>)>();
     let next = AtomicUsize::new(0);
     let abort = AtomicBool::new(false);
     let work = Work {
@@ -112,18 +125,36 @@ pub fn run(args: Args) -> Result<(), CliError> {
         next: &next,
         abort: &abort,
     };
+    if let (Some(cluster), false) = (cluster, is_root) {
+        crate::cluster::work_jobs(cluster, threads, |job| Answer::encode(work.answer(job as usize).as_ref()));
+        return Ok(());
+    }
+    let mut out = output(&args)?;
+    let progress = progress_bar(todo.len());
+    let started = Instant::now();
+    let (tx, rx) = mpsc::channel::<(usize, Option<Answer>)>();
     let mut tally = Tally::default();
     let written: Result<(), CliError> = std::thread::scope(|scope| {
         for _ in 0..threads.min(todo.len()) {
             let tx = tx.clone();
             scope.spawn(move || work.run(&tx));
         }
-        drop(tx);
-        let result = write_in_order(rx, &mut out, &progress, &mut tally);
-        if result.is_err() {
-            abort.store(true, Ordering::Relaxed);
+        let (progress, tally, abort) = (&progress, &mut tally, &abort);
+        let writer = scope.spawn(move || {
+            let result = write_in_order(rx, &mut out, progress, tally);
+            if result.is_err() {
+                abort.store(true, Ordering::Relaxed);
+            }
+            result
+        });
+        if let Some(cluster) = cluster {
+            let deliver = |job: u64, bytes: Vec<u8>| {
+                let _ = tx.send((job as usize, Answer::decode(&bytes))); // the writer stopped: it said why
+            };
+            crate::cluster::serve_jobs(cluster, || work.take().map(|i| i as u64), deliver);
         }
-        result
+        drop(tx);
+        writer.join().expect("the writer does not panic")
     });
     progress.finish_and_clear();
     written?;
@@ -182,7 +213,7 @@ fn solvers(todo: &[&Item], args: &Args) -> Result<HashMap<usize, (Solver<RuleSet
     Ok(solvers)
 }
 
-fn output(args: &Args) -> Result<Box<dyn Write>, CliError> {
+fn output(args: &Args) -> Result<Box<dyn Write + Send>, CliError> {
     let Some(path) = &args.out else { return Ok(Box::new(std::io::stdout())) };
     let file: std::io::Result<File> =
         if args.resume { OpenOptions::new().create(true).append(true).open(path) } else { File::create(path) };
@@ -207,26 +238,55 @@ impl Work<'_> {
     /// Takes the next line until none is left, sending each answer (or `None` for a line whose
     /// search Ctrl-C cut short: it is not written, so `--resume` solves it again).
     fn run(&self, tx: &mpsc::Sender<(usize, Option<Answer>)>) {
-        let interrupt = interrupt_flag();
-        while !interrupt.load(Ordering::Relaxed) && !self.abort.load(Ordering::Relaxed) {
-            let index = self.next.fetch_add(1, Ordering::Relaxed);
-            let Some(item) = self.todo.get(index) else { return };
-            let answer = match &item.position {
-                Err(error) => {
-                    let record = record::Failed { line: item.line, rules: self.rules.as_str(), input: &item.text, error };
-                    Some(Answer { json: to_json(&record), failed: true, exact: false })
-                }
-                Ok(position) => {
-                    let (solver, tables) = &self.solvers[&position.holes()];
-                    let searched = record::Searched { solver, tables: *tables, db: self.db };
-                    let record = record::solve(&searched, item.line, position, self.limits, self.all_moves);
-                    (!interrupt.load(Ordering::Relaxed)).then(|| Answer { json: to_json(&record), failed: false, exact: record.exact })
-                }
-            };
-            if tx.send((index, answer)).is_err() {
+        while let Some(index) = self.take() {
+            if tx.send((index, self.answer(index))).is_err() {
                 return;
             }
         }
+    }
+
+    /// The next line to solve, unless none is left or the batch is stopping (Ctrl-C, or
+    /// output failed).
+    fn take(&self) -> Option<usize> {
+        if interrupt_flag().load(Ordering::Relaxed) || self.abort.load(Ordering::Relaxed) {
+            return None;
+        }
+        let index = self.next.fetch_add(1, Ordering::Relaxed);
+        (index < self.todo.len()).then_some(index)
+    }
+
+    /// The answer to line `index` of the work, or `None` if Ctrl-C cut its search short.
+    fn answer(&self, index: usize) -> Option<Answer> {
+        let item = self.todo[index];
+        match &item.position {
+            Err(error) => {
+                let record = record::Failed { line: item.line, rules: self.rules.as_str(), input: &item.text, error };
+                Some(Answer { json: to_json(&record), failed: true, exact: false })
+            }
+            Ok(position) => {
+                let (solver, tables) = &self.solvers[&position.holes()];
+                let searched = record::Searched { solver, tables: *tables, db: self.db };
+                let record = record::solve(&searched, item.line, position, self.limits, self.all_moves);
+                (!interrupt_flag().load(Ordering::Relaxed)).then(|| Answer { json: to_json(&record), failed: false, exact: record.exact })
+            }
+        }
+    }
+}
+
+impl Answer {
+    /// `answer` as the bytes a rank sends to rank 0: nothing for `None`, else a byte of flags
+    /// then the record.
+    fn encode(answer: Option<&Answer>) -> Vec<u8> {
+        let Some(answer) = answer else { return Vec::new() };
+        let mut bytes = vec![u8::from(answer.failed) | u8::from(answer.exact) << 1];
+        bytes.extend_from_slice(answer.json.as_bytes());
+        bytes
+    }
+
+    /// What [`Answer::encode`] encoded.
+    fn decode(bytes: &[u8]) -> Option<Answer> {
+        let (&flags, json) = bytes.split_first()?;
+        Some(Answer { json: String::from_utf8_lossy(json).into_owned(), failed: flags & 1 != 0, exact: flags & 2 != 0 })
     }
 }
 

@@ -10,9 +10,11 @@ use dakon_solver::search::{Config, Limits, Solver};
 use dakon_solver::tables::{build_tiers, tier_path, BuildOptions, BuildReport, CompactTier, TableError, TableFile, TableSet, TierValues, EXTENSION};
 
 use crate::cli_error::CliError;
+use crate::cluster::Cluster;
 use crate::position_arg::PositionArgs;
 use crate::rules_arg::RulesArgs;
 use crate::search_args::interrupt_flag;
+use crate::shared_build::{self, Exchange};
 use crate::tables_arg::TablesArgs;
 
 /// Build, list, verify and probe endgame tables: the exact future gain of every position with few
@@ -34,7 +36,9 @@ pub enum Command {
   dakon tables build --holes 6 --max-seeds 12                every board of 6 holes per row with up to 12 seeds
   dakon tables build --holes 7 --max-seeds 20 --threads 2    the standard board's tiers 0..=20 (about 1.4 billion positions)
   dakon tables build --holes 4 --max-seeds 10 --tables-dir /tmp/t --json
-  dakon tables build --rules kalah --holes 6 --max-seeds 20  Kalah tables (file names start with kalah-)")]
+  dakon tables build --rules kalah --holes 6 --max-seeds 20  Kalah tables (file names start with kalah-)
+  mpirun -np 4 dakon tables build --holes 7 --max-seeds 20 --tables-dir /shared/t
+                                  built with --features mpi: each tier shared by the ranks (docs/DISTRIBUTED.md)")]
 pub struct BuildArgs {
     #[command(flatten)]
     tables: TablesArgs,
@@ -109,26 +113,49 @@ pub struct ProbeArgs {
     json: bool,
 }
 
-pub fn run(command: Command) -> Result<(), CliError> {
+pub fn run(command: Command, cluster: Option<&Cluster>) -> Result<(), CliError> {
     match command {
-        Command::Build(args) => build(args),
+        Command::Build(args) => build(args, cluster),
         Command::Info(args) => info(args),
         Command::Verify(args) => verify(args),
         Command::Probe(args) => probe(args),
     }
 }
 
-fn build(args: BuildArgs) -> Result<(), CliError> {
+fn build(args: BuildArgs, cluster: Option<&Cluster>) -> Result<(), CliError> {
     let rules = args.rules.for_holes(args.holes)?;
     if args.max_seeds > i8::MAX as u32 {
         return Err(CliError::Input(format!("--max-seeds {}: tables hold at most {} seeds", args.max_seeds, i8::MAX)));
     }
-    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let options = BuildOptions { threads, progress: !args.json, stop: Some(interrupt_flag()) };
+    let threads = args.threads.unwrap_or_else(|| crate::cluster::default_threads(cluster));
+    let prints = crate::cluster::prints(cluster);
+    let options = BuildOptions { threads, progress: !args.json && prints, stop: Some(interrupt_flag()) };
     let dir = args.tables.dir();
-    let report = build_tiers(&rules, &dir, args.max_seeds, &options).map_err(failure)?;
-    if args.json {
-        println!("{}", build_json(&report));
+    let (report, exchange) = match cluster {
+        None => (build_tiers(&rules, &dir, args.max_seeds, &options).map_err(failure)?, None),
+        Some(cluster) => shared_build::build(cluster, &rules, &dir, args.max_seeds, &options).map(|(r, e)| (r, Some(e)))?,
+    };
+    if prints {
+        print_build(&report, exchange.as_ref(), threads, args.json);
+    }
+    if report.interrupted {
+        let kept = report.tiers.len();
+        return Err(CliError::Failure(format!(
+            "interrupted while building tier {kept}; tiers 0..{kept} are kept in {}: run the same command again to resume",
+            dir.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Prints what a build did: text, or one JSON object.
+fn print_build(report: &BuildReport, exchange: Option<&Exchange>, threads: usize, json: bool) {
+    if json {
+        let mut json = build_json(report);
+        if let Some(exchange) = exchange {
+            json["exchange"] = exchange.json(report.built_entries());
+        }
+        println!("{json}");
     } else {
         for tier in &report.tiers {
             let how = if tier.built {
@@ -146,19 +173,15 @@ fn build(args: BuildArgs) -> Result<(), CliError> {
         }
         let built = report.built_time().as_secs_f64();
         println!(
-            "built {} positions in {built:.1} s ({:.0} positions/s, {threads} threads)",
+            "built {} positions in {built:.1} s ({:.0} positions/s, {threads} threads{})",
             report.built_entries(),
-            rate(report.built_entries(), built)
+            rate(report.built_entries(), built),
+            exchange.map_or(String::new(), |e| format!(" on each of {} ranks", e.ranks))
         );
+        if let Some(exchange) = exchange {
+            println!("{}", exchange.summary(report.built_entries()));
+        }
     }
-    if report.interrupted {
-        let kept = report.tiers.len();
-        return Err(CliError::Failure(format!(
-            "interrupted while building tier {kept}; tiers 0..{kept} are kept in {}: run the same command again to resume",
-            dir.display()
-        )));
-    }
-    Ok(())
 }
 
 fn build_json(report: &BuildReport) -> serde_json::Value {

@@ -8,6 +8,7 @@ mod number_list;
 mod record;
 pub(crate) mod report;
 mod resume;
+mod shared;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -25,6 +26,7 @@ use self::board::{Board, Plan, Row};
 use self::number_list::NumberList;
 use crate::certificate_arg::CertificateOptions;
 use crate::cli_error::CliError;
+use crate::cluster::{self, Cluster};
 use crate::rules_arg::RulesArgs;
 use crate::search_args::{interrupt_flag, SearchArgs};
 use crate::table_memory;
@@ -131,10 +133,19 @@ pub struct Args {
     svg: Option<PathBuf>,
 }
 
-pub fn run(args: Args) -> Result<(), CliError> {
+pub fn run(args: Args, cluster: Option<&Cluster>) -> Result<(), CliError> {
     let boards = boards(&args)?;
     if !(args.budget.is_finite() && args.budget >= 0.0) {
         return Err(CliError::Input(format!("--budget must be a number of seconds, 0 or more; found {}", args.budget)));
+    }
+    // Under MPI a rank takes its share of the node's cores, not all of them.
+    let threads = args.threads.or(cluster.map(|c| cluster::default_threads(Some(c))));
+    let search = SearchArgs { threads, tt_mb: args.tt_mb, time_limit: Some(args.budget), node_limit: None };
+    let (config, limits) = (search.config(), search.limits());
+    let silent = ProgressBar::hidden();
+    if let (Some(cluster), false) = (cluster, cluster::prints(cluster)) {
+        shared::decide_for_rank_0(cluster, |board| verify_board(board, &args, &config, &limits, &silent));
+        return Ok(());
     }
     if let Some(dir) = &args.certificate {
         certificate::prepare(dir)?;
@@ -158,14 +169,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
         })
         .cloned()
         .collect();
-    let search = SearchArgs { threads: args.threads, tt_mb: args.tt_mb, time_limit: Some(args.budget), node_limit: None };
-    let (config, limits) = (search.config(), search.limits());
     let progress = progress_bar(boards.len());
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = std::io::stdout();
     if !args.json {
         progress.suspend(|| writeln!(stdout, "{}", report::table_header()))?;
     }
-    let print = |stdout: &mut std::io::StdoutLock, row: &Row| {
+    let print = |stdout: &mut std::io::Stdout, row: &Row| {
         let line = if args.json { record::json(row) } else { report::table_line(row) };
         progress.suspend(|| writeln!(stdout, "{line}").and_then(|()| stdout.flush()))
     };
@@ -174,14 +183,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
         print(&mut stdout, row)?;
         progress.inc(1);
     }
-    for &board in &boards {
-        if rows.iter().any(|r| r.board == board) {
-            continue;
-        }
-        if interrupt_flag().load(Ordering::Relaxed) {
-            break;
-        }
-        let mut row = verify_board(board, &args, &config, &limits, &progress)?;
+    let todo: Vec<Board> = boards.iter().copied().filter(|&board| !rows.iter().any(|r| r.board == board)).collect();
+    // Shows, records and keeps one board's result, in board order.
+    let take = |board: Board, result: Result<Row, CliError>| -> Result<(), CliError> {
+        let mut row = result?;
         // Both runs' bounds are proven: the value lies in their intersection.
         let contradiction = earlier.iter().find(|r| r.board == board).and_then(|old| row.keep_earlier_bounds(old).err());
         print(&mut stdout, &row)?;
@@ -195,7 +200,21 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }
         progress.inc(1);
         rows.push(row);
-        write_outputs(&args, &boards, &rows, config.threads, false)?;
+        write_outputs(&args, &boards, &rows, config.threads, false)
+    };
+    match cluster {
+        None => {
+            let mut take = take;
+            for &board in &todo {
+                if interrupt_flag().load(Ordering::Relaxed) {
+                    break;
+                }
+                take(board, verify_board(board, &args, &config, &limits, &progress))?;
+            }
+        }
+        Some(cluster) => {
+            shared::decide_on_all_ranks(cluster, &todo, |board| verify_board(board, &args, &config, &limits, &progress), take)?
+        }
     }
     progress.finish_and_clear();
     if let Some(path) = &records {

@@ -94,26 +94,90 @@ impl BuildReport {
 /// [`TableError`] if the directory or a file cannot be written, a present file is damaged or
 /// belongs to other rules, or a tier is beyond what the format holds (127 seeds).
 pub fn build_tiers<R: Rules>(rules: &R, dir: &Path, max_seeds: u32, options: &BuildOptions) -> Result<BuildReport, TableError> {
-    std::fs::create_dir_all(dir).map_err(|e| TableError::io(dir, "create the directory", e))?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(options.threads.max(1))
-        .build()
-        .map_err(|e| TableError::io(dir, "start worker threads for", std::io::Error::other(e)))?;
-    pool.install(|| build_in_pool(rules, dir, max_seeds, options))
+    let pool = worker_pool(options.threads, dir)?;
+    build_tiers_with(rules, dir, max_seeds, options, &mut InThisProcess(&pool))
 }
 
-fn build_in_pool<R: Rules>(rules: &R, dir: &Path, max_seeds: u32, options: &BuildOptions) -> Result<BuildReport, TableError> {
-    let highest_missing = (0..=max_seeds).rev().find(|&k| !tier_path(rules, dir, k).exists());
+/// A rayon pool of `threads` workers (at least 1); `dir` names the build in the error.
+///
+/// # Errors
+/// [`TableError::Io`] if the threads cannot be started.
+pub fn worker_pool(threads: usize, dir: &Path) -> Result<rayon::ThreadPool, TableError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()
+        .map_err(|e| TableError::io(dir, "start worker threads for", std::io::Error::other(e)))
+}
+
+/// One tier to solve, as a build hands it to its [`TierSolver`].
+pub struct TierTask<'a, R: Rules> {
+    /// The rules.
+    pub rules: &'a R,
+    /// The tier: seeds on the board.
+    pub seeds: u32,
+    /// The solved lower tiers: `lower[j]` holds tier `j`, for every `j < seeds`.
+    pub lower: &'a [Vec<u8>],
+    /// Raised from outside (Ctrl-C) to stop.
+    pub stop: Option<&'a AtomicBool>,
+    /// Counts the positions solved.
+    pub progress: &'a ProgressBar,
+}
+
+/// How a build solves the tiers it lacks: [`build_tiers`] solves each in this process; a
+/// build shared among processes (`dakon-mpi`) solves a part of each and exchanges the rest.
+pub trait TierSolver<R: Rules> {
+    /// Solves `task`'s tier. Returns every value, one byte each (two's complement) in index
+    /// order, or `Ok(None)` if `task.stop` was raised first.
+    ///
+    /// # Errors
+    /// [`TableError`] if the tier cannot be solved (too large, rules that break the
+    /// [`Rules::tier_order`] contract, a failed exchange).
+    fn solve(&mut self, task: &TierTask<'_, R>) -> Result<Option<Vec<u8>>, TableError>;
+
+    /// Whether this process writes the tiers it solves (of the processes sharing a build,
+    /// exactly one does; the others report the file's size as zero).
+    fn writes_files(&self) -> bool {
+        true
+    }
+}
+
+/// Every tier solved by this process alone, on its pool.
+struct InThisProcess<'p>(&'p rayon::ThreadPool);
+
+impl<R: Rules> TierSolver<R> for InThisProcess<'_> {
+    fn solve(&mut self, task: &TierTask<'_, R>) -> Result<Option<Vec<u8>>, TableError> {
+        self.0.install(|| solve_tier(task.rules, task.seeds, task.lower, task.stop, task.progress))
+    }
+}
+
+/// [`build_tiers`] with the missing tiers solved by `solver`, which is called on this thread
+/// (files are read and written on a pool of `options.threads`). Which tiers are missing is
+/// decided once, before the first is solved, so processes sharing a directory agree on it
+/// even while one of them writes.
+///
+/// # Errors
+/// As [`build_tiers`], and whatever `solver` returns.
+pub fn build_tiers_with<R: Rules>(
+    rules: &R,
+    dir: &Path,
+    max_seeds: u32,
+    options: &BuildOptions,
+    solver: &mut dyn TierSolver<R>,
+) -> Result<BuildReport, TableError> {
+    std::fs::create_dir_all(dir).map_err(|e| TableError::io(dir, "create the directory", e))?;
+    let pool = worker_pool(options.threads, dir)?;
+    let present: Vec<bool> = (0..=max_seeds).map(|k| tier_path(rules, dir, k).exists()).collect();
+    let highest_missing = (0..=max_seeds).rev().find(|&k| !present[k as usize]);
     let mut report = BuildReport::default();
     // Tiers 0..k, decoded: a capture can drop any number of seeds.
     let mut lower: Vec<Vec<u8>> = Vec::new();
     for seeds in 0..=max_seeds {
         let path = tier_path(rules, dir, seeds);
         let needed_later = highest_missing.is_some_and(|h| seeds < h);
-        if path.exists() {
+        if present[seeds as usize] {
             let file = TableFile::open(rules, &path, seeds)?;
             if needed_later {
-                lower.push(file.read_values(rules, &lower)?);
+                lower.push(pool.install(|| file.read_values(rules, &lower))?);
             }
             let entries = file.header().entries;
             report.tiers.push(TierReport { seeds, path, entries, bytes: file.size(), built: false, elapsed: Duration::ZERO });
@@ -121,13 +185,14 @@ fn build_in_pool<R: Rules>(rules: &R, dir: &Path, max_seeds: u32, options: &Buil
         }
         let started = Instant::now();
         let bar = progress_bar(options.progress, seeds, rules.tier_size(seeds));
-        let Some(values) = solve_tier(rules, seeds, &lower, options.stop.as_deref(), &bar)? else {
+        let task = TierTask { rules, seeds, lower: &lower, stop: options.stop.as_deref(), progress: &bar };
+        let Some(values) = solver.solve(&task)? else {
             bar.abandon_with_message("interrupted");
             report.interrupted = true;
             break;
         };
         bar.set_message("compressing");
-        let bytes = write_table(rules, &path, seeds, &values, &lower)?;
+        let bytes = if solver.writes_files() { pool.install(|| write_table(rules, &path, seeds, &values, &lower))? } else { 0 };
         bar.finish_with_message("done");
         let entries = values.len() as u64;
         report.tiers.push(TierReport { seeds, path, entries, bytes, built: true, elapsed: started.elapsed() });

@@ -96,6 +96,14 @@ pub enum TableError {
         /// The successor's index.
         successor: u64,
     },
+    /// The processes sharing a build (`dakon-mpi`) do not agree, for example on which tiers
+    /// are present because they do not see the same tables directory.
+    Shared {
+        /// The tier.
+        seeds: u32,
+        /// What differs.
+        detail: String,
+    },
 }
 
 impl TableError {
@@ -138,6 +146,7 @@ impl fmt::Display for TableError {
                 "{}: a format 2 table decodes against tiers 0..{seeds} of its board, found only tiers 0..{present} (build them with dakon tables build)",
                 path.display()
             ),
+            TableError::Shared { seeds, detail } => write!(f, "tier {seeds}: the ranks sharing the build disagree: {detail}"),
             TableError::Order { seeds, index, successor } => write!(
                 f,
                 "tier {seeds}: position {index} has a successor {successor} in the same tier whose \

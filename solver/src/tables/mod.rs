@@ -21,9 +21,10 @@ mod reader;
 mod residual;
 mod retrograde;
 
-pub use builder::{build_tiers, BuildOptions, BuildReport, TierReport};
+pub use builder::{build_tiers, build_tiers_with, worker_pool, BuildOptions, BuildReport, TierReport, TierSolver, TierTask};
 pub use compact::{CompactTier, TierValues, WrongParity, LINE_POSITIONS};
 pub use error::TableError;
 pub use file::{write_table, TableFile};
 pub use name::{file_name, tier_path, EXTENSION};
 pub use reader::{LoadOptions, LoadPlan, TableSet};
+pub use retrograde::SharedTier;

@@ -49,10 +49,7 @@ pub(crate) fn solve_tier<R: Rules>(
     progress: &ProgressBar,
 ) -> Result<Option<Vec<u8>>, TableError> {
     debug_assert_eq!(lower.len(), seeds as usize);
-    if seeds > i8::MAX as u32 {
-        return Err(TableError::Unsupported { seeds, detail: format!("values need more than one byte above {} seeds", i8::MAX) });
-    }
-    let size = usize::try_from(rules.tier_size(seeds)).map_err(|_| TableError::Unsupported { seeds, detail: "tier too large".into() })?;
+    let size = checked_tier_size(rules, seeds)?;
     let mut bytes = crate::memory::zeroed_bytes(size);
     let solved: Vec<AtomicU64> = (0..size.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
     let tier = Tier { rules, seeds, lower, bytes: as_atomic_u8(&mut bytes), solved: &solved };
@@ -68,6 +65,78 @@ pub(crate) fn solve_tier<R: Rules>(
         Ok::<(), TableError>(())
     })?;
     Ok(if stopped() { None } else { Some(bytes) })
+}
+
+/// The positions of tier `seeds`, if values of one byte hold them and memory can address them.
+fn checked_tier_size<R: Rules>(rules: &R, seeds: u32) -> Result<usize, TableError> {
+    if seeds > i8::MAX as u32 {
+        return Err(TableError::Unsupported { seeds, detail: format!("values need more than one byte above {} seeds", i8::MAX) });
+    }
+    usize::try_from(rules.tier_size(seeds)).map_err(|_| TableError::Unsupported { seeds, detail: "tier too large".into() })
+}
+
+/// A tier solved in parts, for a build shared among processes: each process solves the
+/// positions it owns one level of [`Rules::tier_order`] at a time, lowest first, and records
+/// the values the others found before it starts the next level. It holds the tier's values
+/// and which of them are known.
+pub struct SharedTier<'a, R: Rules> {
+    rules: &'a R,
+    seeds: u32,
+    lower: &'a [Vec<u8>],
+    bytes: Vec<u8>,
+    solved: Vec<AtomicU64>,
+}
+
+impl<'a, R: Rules> SharedTier<'a, R> {
+    /// An empty tier `seeds` over the solved lower tiers (`lower[j]` holds tier `j`, for
+    /// every `j < seeds`).
+    ///
+    /// # Errors
+    /// [`TableError::Unsupported`] if the tier is too large for one-byte values.
+    pub fn new(rules: &'a R, seeds: u32, lower: &'a [Vec<u8>]) -> Result<Self, TableError> {
+        debug_assert_eq!(lower.len(), seeds as usize);
+        let size = checked_tier_size(rules, seeds)?;
+        let solved = (0..size.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
+        Ok(SharedTier { rules, seeds, lower, bytes: crate::memory::zeroed_bytes(size), solved })
+    }
+
+    /// Solves the positions `indices` in parallel (on the current rayon pool) and returns
+    /// their values (two's complement), in the order of `indices`.
+    ///
+    /// Contract: the successors of `indices` in this tier are known (solved or recorded)
+    /// already, as they are when `indices` is one level of `tier_order` and every lower level
+    /// is known. A successor that is not is solved here too: the value is right, but the work
+    /// is done twice.
+    ///
+    /// # Errors
+    /// [`TableError::Order`] if the rules break the [`Rules::tier_order`] contract.
+    pub fn solve(&mut self, indices: &[u64]) -> Result<Vec<u8>, TableError> {
+        let tier =
+            Tier { rules: self.rules, seeds: self.seeds, lower: self.lower, bytes: as_atomic_u8(&mut self.bytes), solved: &self.solved };
+        indices.par_chunks(CHUNK).try_for_each(|part| tier.solve_indices(part.iter().copied()))?;
+        Ok(indices.iter().map(|&i| self.bytes[i as usize]).collect())
+    }
+
+    /// Records `value`, found by another process, as the value of position `index`.
+    pub fn record(&mut self, index: u64, value: u8) {
+        self.bytes[index as usize] = value;
+        *self.solved[(index / 64) as usize].get_mut() |= 1 << (index % 64);
+    }
+
+    /// Whether every position's value is known.
+    pub fn is_complete(&mut self) -> bool {
+        let full_words = self.bytes.len() / 64;
+        let tail = self.bytes.len() % 64;
+        self.solved.iter_mut().enumerate().all(|(w, bits)| {
+            let want = if w < full_words { u64::MAX } else { (1u64 << tail) - 1 };
+            *bits.get_mut() == want
+        })
+    }
+
+    /// The values of the whole tier, in index order.
+    pub fn into_values(self) -> Vec<u8> {
+        self.bytes
+    }
 }
 
 /// The tier being solved and the lower ones, shared by the worker threads.
@@ -121,11 +190,18 @@ impl<R: Rules> Tier<'_, R> {
 
     /// Solves the positions `first..first + len` that are not solved yet, a batch at a time.
     fn solve_chunk(&self, first: u64, len: usize) -> Result<(), TableError> {
+        self.solve_indices(first..first + len as u64)
+    }
+
+    /// Solves the positions `indices` (of this tier) that are not solved yet, a batch at a
+    /// time.
+    fn solve_indices(&self, indices: impl Iterator<Item = u64>) -> Result<(), TableError> {
         let mut batch: Vec<(u64, R::Position, usize)> = Vec::with_capacity(BATCH);
         let mut edges: Vec<Edge<R::Position>> = Vec::with_capacity(BATCH * MoveList::CAPACITY);
-        for start in (first..first + len as u64).step_by(BATCH) {
+        let mut indices = indices.peekable();
+        while indices.peek().is_some() {
             (batch.clear(), edges.clear());
-            for index in start..(start + BATCH as u64).min(first + len as u64) {
+            for index in indices.by_ref().take(BATCH) {
                 if self.is_solved(index) {
                     continue;
                 }

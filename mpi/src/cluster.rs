@@ -1,0 +1,71 @@
+//! Joining the MPI job this process was launched in.
+
+use mpi::environment::Universe;
+use mpi::topology::{Communicator, SimpleCommunicator};
+
+/// The environment variables by which launchers announce an MPI job: Open MPI's `mpirun`,
+/// PMI (MPICH's Hydra, Slurm's `srun --mpi=pmi2`) and PMIx (`srun --mpi=pmix`, Open MPI 5).
+const LAUNCHER_VARIABLES: [&str; 3] = ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"];
+
+/// This process's place in an MPI job of at least two ranks. MPI is finalized when it is
+/// dropped.
+pub struct Cluster {
+    /// Keeps MPI initialized.
+    _universe: Universe,
+    world: SimpleCommunicator,
+}
+
+impl Cluster {
+    /// Joins the MPI job if a launcher started this process in one of more than one rank;
+    /// `None` otherwise (no launcher, or a single rank: the program then runs as it does
+    /// without MPI). MPI is initialized only under a launcher, so a plain run never starts
+    /// MPI's singleton machinery.
+    ///
+    /// Only the thread that calls this may make MPI calls (MPI's "funneled" level): the
+    /// worker threads of each rank never do.
+    pub fn join() -> Option<Cluster> {
+        if !LAUNCHER_VARIABLES.iter().any(|v| std::env::var_os(v).is_some()) {
+            return None;
+        }
+        let (universe, _threading) = mpi::initialize_with_threading(mpi::Threading::Funneled)?;
+        let world = universe.world();
+        (world.size() > 1).then_some(Cluster { _universe: universe, world })
+    }
+
+    /// This rank's number, `0..size`.
+    pub fn rank(&self) -> usize {
+        self.world.rank() as usize
+    }
+
+    /// The ranks in the job.
+    pub fn size(&self) -> usize {
+        self.world.size() as usize
+    }
+
+    /// Whether this is rank 0, which prints the results and writes the files.
+    pub fn is_root(&self) -> bool {
+        self.rank() == 0
+    }
+
+    /// Worker threads a rank should use by default: the cores divided among the ranks that
+    /// share this node (`OMPI_COMM_WORLD_LOCAL_SIZE` or Slurm's `SLURM_NTASKS_PER_NODE`,
+    /// else all ranks), at least 1.
+    pub fn default_threads(&self) -> usize {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let local = ["OMPI_COMM_WORLD_LOCAL_SIZE", "SLURM_NTASKS_PER_NODE"]
+            .iter()
+            .find_map(|v| std::env::var(v).ok()?.parse::<usize>().ok())
+            .unwrap_or(self.size());
+        (cores / local.max(1)).max(1)
+    }
+
+    /// Ends every rank of the job with `code`, after this rank printed why: a rank that
+    /// failed alone would leave the others waiting in a collective exchange forever.
+    pub fn abort(&self, code: i32) -> ! {
+        self.world.abort(code)
+    }
+
+    pub(crate) fn world(&self) -> &SimpleCommunicator {
+        &self.world
+    }
+}

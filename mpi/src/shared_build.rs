@@ -1,0 +1,256 @@
+//! `dakon tables build` shared by the ranks of an MPI job.
+//!
+//! Every rank runs the solver's own build loop ([`build_tiers_with`]): it reads the tiers
+//! present from the shared tables directory and keeps every solved tier in memory, because a
+//! capture can reach any lower tier. Only the tiers the loop lacks are shared: the tier's
+//! positions are dealt out in blocks ([`Ownership`]); each rank sorts its own by
+//! [`Rules::tier_order`] and solves them one level at a time, lowest first. A move that stays
+//! in the tier lowers `tier_order`, so a level needs only lower levels, which every rank has
+//! once each level's values are gathered on every rank (`MPI_Allgatherv`, one message per
+//! rank and level). After the last level every rank holds the whole tier; rank 0 writes it
+//! through the solver's writer, so the file is the one a one-process build writes, byte for
+//! byte, whatever that writer's format.
+
+use std::path::Path;
+use std::sync::atomic::Ordering;
+
+use dakon_solver::rules::Rules;
+use dakon_solver::tables::{build_tiers_with, worker_pool, BuildOptions, BuildReport, SharedTier, TableError, TierSolver, TierTask};
+use mpi::collective::SystemOperation;
+use mpi::datatype::PartitionMut;
+use mpi::traits::*;
+use mpi::Count;
+use rayon::prelude::*;
+
+use crate::cluster::Cluster;
+use crate::level_message;
+use crate::ownership::Ownership;
+
+/// What [`build_tiers`] did, with what the ranks exchanged.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SharedBuildReport {
+    /// The tiers, as the one-process build reports them (on ranks other than 0 a built
+    /// tier's `bytes` is 0: rank 0 wrote the file).
+    pub build: BuildReport,
+    /// The bytes of every rank's level messages, each message counted once.
+    pub sent_bytes: u64,
+    /// The bytes every rank received, summed over the ranks: each message reaches all other
+    /// ranks.
+    pub received_bytes: u64,
+    /// Exchange rounds (one per level of each tier built).
+    pub rounds: u64,
+}
+
+/// Builds the tiers `0..=max_seeds` of `rules` missing from `dir`, as
+/// [`dakon_solver::tables::build_tiers`] does, shared among the ranks of `cluster`. Every
+/// rank must call it with the same arguments and see the same `dir` (a shared file system).
+/// A tier stopped on any rank (`options.stop`) is dropped on all; the finished ones are on
+/// disk, and the same command resumes after them.
+///
+/// # Errors
+/// As the one-process build, and [`TableError::Shared`] if the ranks disagree on the tier to
+/// build (they see different directories). An error on one rank leaves the others waiting:
+/// the caller must then [`Cluster::abort`].
+pub fn build_tiers<R: Rules>(
+    cluster: &Cluster,
+    rules: &R,
+    dir: &Path,
+    max_seeds: u32,
+    options: &BuildOptions,
+) -> Result<SharedBuildReport, TableError> {
+    let mut shared = SharedBuild::new(cluster, options.threads, dir)?;
+    let build = build_tiers_with(rules, dir, max_seeds, options, &mut shared)?;
+    cluster.world().barrier();
+    Ok(SharedBuildReport { build, sent_bytes: shared.sent_bytes, received_bytes: shared.received_bytes, rounds: shared.rounds })
+}
+
+/// The [`TierSolver`] of a build shared among the ranks: solves this rank's positions of a
+/// tier, level by level, and gathers the others'.
+pub struct SharedBuild<'c> {
+    cluster: &'c Cluster,
+    pool: rayon::ThreadPool,
+    sent_bytes: u64,
+    received_bytes: u64,
+    rounds: u64,
+}
+
+impl<'c> SharedBuild<'c> {
+    /// A shared solver for this rank, with `threads` workers.
+    ///
+    /// # Errors
+    /// [`TableError::Io`] if the threads cannot be started (`dir` names the build).
+    pub fn new(cluster: &'c Cluster, threads: usize, dir: &Path) -> Result<Self, TableError> {
+        Ok(SharedBuild { cluster, pool: worker_pool(threads, dir)?, sent_bytes: 0, received_bytes: 0, rounds: 0 })
+    }
+
+    /// Fails unless every rank is about to build tier `seeds`.
+    fn agree_on_tier(&self, seeds: u32) -> Result<(), TableError> {
+        let mut all = vec![0u32; self.cluster.size()];
+        self.cluster.world().all_gather_into(&seeds, &mut all[..]);
+        if all.iter().any(|&s| s != seeds) {
+            return Err(TableError::Shared {
+                seeds,
+                detail: format!(
+                    "the ranks are building tiers {all:?}: every rank must see the same tables directory (a shared file system) with the same files"
+                ),
+            });
+        }
+        Ok(())
+    }
+}
+
+impl<R: Rules> TierSolver<R> for SharedBuild<'_> {
+    /// Contract: returns the tier's values, the same on every rank, or `None` on every rank
+    /// if any rank's `stop` was raised.
+    fn solve(&mut self, task: &TierTask<'_, R>) -> Result<Option<Vec<u8>>, TableError> {
+        let TierTask { rules, seeds, lower, stop, progress } = *task;
+        self.agree_on_tier(seeds)?;
+        let world = self.cluster.world();
+        let own = Ownership::new(self.cluster.rank(), self.cluster.size(), rules.tier_size(seeds));
+        let levels = self.pool.install(|| Levels::sort(rules, seeds, &own));
+        let mut top = 0u64;
+        world.all_reduce_into(&(levels.count() as u64), &mut top, SystemOperation::max());
+        let mut tier = SharedTier::new(rules, seeds, lower)?;
+        let mut message = Vec::new();
+        let mut headers = vec![Header::default(); self.cluster.size()];
+        let mut received = Vec::new();
+        for level in 0..top as usize {
+            let mine = levels.get(level);
+            let stopped = stop.is_some_and(|s| s.load(Ordering::Relaxed));
+            message.clear();
+            if !stopped {
+                let values = self.pool.install(|| tier.solve(mine))?;
+                level_message::encode(mine, &values, &mut message);
+            }
+            let header = Header { stopped: u64::from(stopped), positions: mine.len() as u64, bytes: message.len() as u64 };
+            world.all_gather_into(&header.as_array(), as_flat_mut(&mut headers));
+            if headers.iter().any(|h| h.stopped != 0) {
+                return Ok(None);
+            }
+            let counts = headers.iter().map(|h| message_count(h.bytes, seeds)).collect::<Result<Vec<Count>, _>>()?;
+            let displacements = displacements(&counts, seeds)?;
+            let total: u64 = headers.iter().map(|h| h.bytes).sum();
+            received.resize(total as usize, 0);
+            // Every rank knows `total`; with nothing to send, both buffers would be the same
+            // dangling pointer, which MPI rejects as aliased.
+            if total > 0 {
+                world.all_gather_varcount_into(&message[..], &mut PartitionMut::new(&mut received[..], &counts[..], &displacements[..]));
+            }
+            for (rank, (&count, &start)) in counts.iter().zip(&displacements).enumerate() {
+                if rank != self.cluster.rank() {
+                    let part = &received[start as usize..(start + count) as usize];
+                    level_message::decode(part, |index, value| tier.record(index, value))
+                        .map_err(|e| TableError::Shared { seeds, detail: format!("rank {rank}'s message of level {level}: {e}") })?;
+                }
+            }
+            self.sent_bytes += total;
+            self.received_bytes += total * (self.cluster.size() as u64 - 1);
+            self.rounds += 1;
+            progress.inc(headers.iter().map(|h| h.positions).sum());
+        }
+        if !tier.is_complete() {
+            return Err(TableError::Shared { seeds, detail: "positions were left unsolved after the last level".into() });
+        }
+        Ok(Some(tier.into_values()))
+    }
+
+    fn writes_files(&self) -> bool {
+        self.cluster.is_root()
+    }
+}
+
+/// What each rank announces after solving its part of a level.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
+struct Header {
+    /// 1 if this rank's stop flag was raised (it solved nothing).
+    stopped: u64,
+    /// Positions in its message.
+    positions: u64,
+    /// Bytes of its message.
+    bytes: u64,
+}
+
+impl Header {
+    fn as_array(&self) -> [u64; 3] {
+        [self.stopped, self.positions, self.bytes]
+    }
+}
+
+/// The headers as the flat `u64` buffer MPI fills.
+fn as_flat_mut(headers: &mut [Header]) -> &mut [u64] {
+    // SAFETY: `Header` is `repr(C)` with three `u64` fields and no padding, so a slice of
+    // `n` headers is a slice of `3 * n` `u64`s, with the same alignment.
+    unsafe { std::slice::from_raw_parts_mut(headers.as_mut_ptr().cast::<u64>(), headers.len() * 3) }
+}
+
+/// A message length as an MPI count.
+fn message_count(bytes: u64, seeds: u32) -> Result<Count, TableError> {
+    Count::try_from(bytes).map_err(|_| TableError::Shared {
+        seeds,
+        detail: format!("a level message of {bytes} bytes is beyond MPI's 2 GiB count: use more ranks"),
+    })
+}
+
+/// Where each rank's message starts in the gathered buffer.
+fn displacements(counts: &[Count], seeds: u32) -> Result<Vec<Count>, TableError> {
+    let mut start: Count = 0;
+    counts
+        .iter()
+        .map(|&c| {
+            let at = start;
+            start = start.checked_add(c).ok_or_else(|| TableError::Shared {
+                seeds,
+                detail: "a level's messages exceed MPI's 2 GiB count: use more ranks".into(),
+            })?;
+            Ok(at)
+        })
+        .collect()
+}
+
+/// This rank's positions of a tier, sorted by level of `tier_order` (increasing index within
+/// a level).
+struct Levels {
+    /// The indices, level 0 first.
+    indices: Vec<u64>,
+    /// Level `l` is `indices[starts[l]..starts[l + 1]]`.
+    starts: Vec<usize>,
+}
+
+impl Levels {
+    /// Sorts the positions `own` gives this rank (a counting sort on their `tier_order`,
+    /// computed in parallel on the current pool).
+    fn sort<R: Rules>(rules: &R, seeds: u32, own: &Ownership) -> Levels {
+        let orders: Vec<u32> =
+            (0..own.count()).into_par_iter().map(|k| rules.tier_order(&rules.position_at(seeds, own.index(k)))).collect();
+        let levels = orders.iter().max().map_or(0, |&m| m as usize + 1);
+        let mut starts = vec![0usize; levels + 1];
+        for &o in &orders {
+            starts[o as usize + 1] += 1;
+        }
+        for l in 0..levels {
+            starts[l + 1] += starts[l];
+        }
+        let mut next = starts.clone();
+        let mut indices = vec![0u64; orders.len()];
+        for (k, &o) in orders.iter().enumerate() {
+            indices[next[o as usize]] = own.index(k as u64);
+            next[o as usize] += 1;
+        }
+        Levels { indices, starts }
+    }
+
+    /// Levels this rank has positions in or below.
+    fn count(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    /// The indices of `level` (none beyond this rank's highest).
+    fn get(&self, level: usize) -> &[u64] {
+        if level < self.count() {
+            &self.indices[self.starts[level]..self.starts[level + 1]]
+        } else {
+            &[]
+        }
+    }
+}
