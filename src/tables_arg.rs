@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use clap::Args;
 use dakon_solver::oracle::Oracle;
-use dakon_solver::ruleset::RuleSet;
 use dakon_solver::rules::Rules;
+use dakon_solver::ruleset::RuleSet;
 use dakon_solver::tables::{LoadOptions, LoadPlan, TableError, TableSet};
 
 use crate::cli_error::CliError;
@@ -79,7 +79,9 @@ impl ProbeArgs {
 
     fn load_options(&self) -> Result<LoadOptions, CliError> {
         if self.tables_mb == Some(0) {
-            return Err(CliError::Input("--tables-mb 0: holds no tier of the endgame tables; give at least 1 (MiB), or --no-tables".into()));
+            return Err(CliError::Input(
+                "--tables-mb 0: holds no tier of the endgame tables; give at least 1 (MiB), or --no-tables".into(),
+            ));
         }
         Ok(LoadOptions { max_seeds: u32::MAX, max_bytes: self.tables_mb.map(|mb| mb.saturating_mul(1 << 20)) })
     }

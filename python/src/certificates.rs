@@ -104,7 +104,8 @@ pub fn write_certificate(
 #[pyfunction]
 pub fn check_certificate(py: Python<'_>, path: PathBuf) -> PyResult<String> {
     let bytes = std::fs::read(&path).map_err(|e| PyOSError::new_err(format!("cannot read {}: {e}", path.display())))?;
-    let report = py.detach(|| dakon_check::check(&bytes)).map_err(|e| CertificateError::new_err(format!("{}: malformed: {e}", path.display())))?;
+    let report =
+        py.detach(|| dakon_check::check(&bytes)).map_err(|e| CertificateError::new_err(format!("{}: malformed: {e}", path.display())))?;
     let mut object = report.to_json();
     object["file"] = path.display().to_string().into();
     object["status"] = if report.holds() { "holds" } else { "fails" }.into();

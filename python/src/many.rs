@@ -42,11 +42,8 @@ pub fn solve_many(
     tt_mb: Option<usize>,
     progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Vec<Option<PySolution>>> {
-    let positions: Vec<PyPosition> = positions
-        .iter()
-        .enumerate()
-        .map(|(i, p)| p.resolve(rules).map_err(|e| with_index(py, i, e)))
-        .collect::<PyResult<_>>()?;
+    let positions: Vec<PyPosition> =
+        positions.iter().enumerate().map(|(i, p)| p.resolve(rules).map_err(|e| with_index(py, i, e))).collect::<PyResult<_>>()?;
     let options = SearchOptions::new(threads, tt_mb, time_limit, node_limit, tables_dir, use_tables)?;
     let solvers = solvers(&positions, &options)?;
     let stop = Arc::new(AtomicBool::new(false));

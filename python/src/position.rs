@@ -63,8 +63,8 @@ impl PyPosition {
         if board.len() % 2 != 0 {
             return Err(PyValueError::new_err(format!("a board has two rows of equal length: found {} holes", board.len())));
         }
-        let mover = Player::from_number(to_move)
-            .ok_or_else(|| PyValueError::new_err(format!("the player to move is 0 or 1, found {to_move}")))?;
+        let mover =
+            Player::from_number(to_move).ok_or_else(|| PyValueError::new_err(format!("the player to move is 0 or 1, found {to_move}")))?;
         let (top, bottom) = board.split_at(board.len() / 2);
         let position = Position::from_rows(top, bottom, [stores.1, stores.0], mover)
             .map_err(|e| PyValueError::new_err(format!("invalid position: {e}")))?;

@@ -60,9 +60,8 @@ impl SearchOptions {
                     .map_err(|_| PyValueError::new_err(format!("time_limit: expected zero or more seconds (at most 1e19), found {s}")))
             })
             .transpose()?;
-        let tables_dir = use_tables.then(|| {
-            tables_dir.or_else(|| std::env::var_os("DAKON_TABLES").map(PathBuf::from)).unwrap_or_else(|| PathBuf::from("tables"))
-        });
+        let tables_dir = use_tables
+            .then(|| tables_dir.or_else(|| std::env::var_os("DAKON_TABLES").map(PathBuf::from)).unwrap_or_else(|| PathBuf::from("tables")));
         Ok(SearchOptions {
             threads: threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
             tt_bytes: tt_mb << 20,

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use dakon_solver::rules::Rules;
 use dakon_solver::ruleset::RuleSet;
-use dakon_solver::tables::{build_tiers, tier_path, BuildOptions, TableFile};
+use dakon_solver::tables::{build_tiers, probe_file, tier_path, BuildOptions};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -69,7 +69,8 @@ pub fn build_tables(
     }
     if signal.is_some() || report.interrupted {
         let kept = report.tiers.len();
-        let message = format!("interrupted while building tier {kept}; tiers 0..{kept} are kept in {}: build again to resume", dir.display());
+        let message =
+            format!("interrupted while building tier {kept}; tiers 0..{kept} are kept in {}: build again to resume", dir.display());
         return Err(interrupted(py, &message, tiers.into_any().unbind()));
     }
     Ok(tiers.unbind())
@@ -91,7 +92,8 @@ pub fn probe_table(position: PositionArg, rules: Option<&str>, tables_dir: Optio
     let position = position.resolve(rules)?;
     let (p, rules) = (position.position, position.rule_set());
     let (seeds, index) = (rules.seeds_on_board(&p), rules.index(&p));
-    let path = tier_path(&rules, &directory(tables_dir), seeds);
+    let dir = directory(tables_dir);
+    let path = tier_path(&rules, &dir, seeds);
     if !path.exists() {
         return Err(table_error(format!(
             "{}: no table for {seeds} seeds on a board of {} holes per row (rules {})",
@@ -100,7 +102,7 @@ pub fn probe_table(position: PositionArg, rules: Option<&str>, tables_dir: Optio
             rules.name()
         )));
     }
-    let gain = TableFile::open(&rules, &path, seeds).and_then(|f| f.value(index)).map_err(|e| table_error(e.to_string()))?;
+    let gain = probe_file(&rules, &dir, seeds, index).map_err(|e| table_error(e.to_string()))?;
     Ok(p.store_difference() + gain as i32)
 }
 

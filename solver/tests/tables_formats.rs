@@ -35,7 +35,11 @@ fn version_2_files_and_compact_tiers_hold_the_values_of_version_1_files() {
             assert_eq!((old_file.header().version, new_file.header().version), (1, 2), "{name} tier {k}");
             let old = old_file.read_values(&rules, &lower).unwrap();
             assert_eq!(new_file.read_values(&rules, &lower).unwrap(), old, "{name} tier {k}");
-            for compact in [new_file.read_compact(&rules, &lower).unwrap(), old_file.read_compact(&rules, &lower).unwrap(), CompactTier::from_values(k, &old).unwrap()] {
+            for compact in [
+                new_file.read_compact(&rules, &lower).unwrap(),
+                old_file.read_compact(&rules, &lower).unwrap(),
+                CompactTier::from_values(k, &old).unwrap(),
+            ] {
                 assert_eq!(compact.entries(), old.len() as u64);
                 for (index, &value) in old.iter().enumerate() {
                     assert_eq!(compact.value_at(index as u64), value as i8, "{name} tier {k} index {index}");
@@ -50,7 +54,8 @@ fn version_2_files_and_compact_tiers_hold_the_values_of_version_1_files() {
             assert_eq!(std::fs::read(&copy).unwrap(), std::fs::read(new_file.path()).unwrap(), "{name} tier {k}");
             lower.push(old);
         }
-        let (old_set, new_set) = (TableSet::open(&rules, &version_1_dir()).unwrap().unwrap(), TableSet::open(&rules, dir.path()).unwrap().unwrap());
+        let (old_set, new_set) =
+            (TableSet::open(&rules, &version_1_dir()).unwrap().unwrap(), TableSet::open(&rules, dir.path()).unwrap().unwrap());
         for (k, values) in lower.iter().enumerate() {
             for (index, &value) in values.iter().enumerate() {
                 let expected = Some(value as i8 as i32);
@@ -65,18 +70,24 @@ fn version_2_files_are_smaller_than_version_1_files() {
     let rules = RuleSet::new(RulesName::Dakon, 3).unwrap();
     let dir = built(&rules);
     let size = |d: &Path, k| std::fs::metadata(tier_path(&rules, d, k)).unwrap().len();
-    assert!(size(dir.path(), TOP) < size(&version_1_dir(), TOP), "{} bytes, version 1: {}", size(dir.path(), TOP), size(&version_1_dir(), TOP));
+    assert!(
+        size(dir.path(), TOP) < size(&version_1_dir(), TOP),
+        "{} bytes, version 1: {}",
+        size(dir.path(), TOP),
+        size(&version_1_dir(), TOP)
+    );
 }
 
 #[test]
 fn values_that_contradict_the_lower_tiers_and_missing_lower_tiers_are_refused() {
     let rules = RuleSet::new(RulesName::Dakon, 3).unwrap();
     let dir = built(&rules);
-    let lower: Vec<Vec<u8>> = (0..6).map(|k| TableFile::open(&rules, &tier_path(&rules, dir.path(), k), k).unwrap()).fold(Vec::new(), |mut acc, f| {
-        let values = f.read_values(&rules, &acc).unwrap();
-        acc.push(values);
-        acc
-    });
+    let lower: Vec<Vec<u8>> =
+        (0..6).map(|k| TableFile::open(&rules, &tier_path(&rules, dir.path(), k), k).unwrap()).fold(Vec::new(), |mut acc, f| {
+            let values = f.read_values(&rules, &acc).unwrap();
+            acc.push(values);
+            acc
+        });
     let wrong = vec![0u8; rules.tier_size(6) as usize]; // 0 has the wrong parity... of nothing: tier 6 is even, so some contradict
     let error = write_table(&rules, &dir.path().join("wrong.dkt"), 6, &wrong, &lower).unwrap_err();
     assert!(matches!(error, TableError::Inconsistent { seeds: 6, .. }), "{error}");

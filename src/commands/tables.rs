@@ -7,7 +7,9 @@ use dakon_solver::dakon::Side;
 use dakon_solver::rules::Rules;
 use dakon_solver::ruleset::{RuleSet, RulesName};
 use dakon_solver::search::{Config, Limits, Solver};
-use dakon_solver::tables::{build_tiers, tier_path, BuildOptions, BuildReport, CompactTier, TableError, TableFile, TableSet, TierValues, EXTENSION};
+use dakon_solver::tables::{
+    build_tiers, probe_file, tier_path, BuildOptions, BuildReport, CompactTier, TableError, TableFile, TierValues, EXTENSION,
+};
 
 use crate::cli_error::CliError;
 use crate::cluster::Cluster;
@@ -222,13 +224,7 @@ fn probe(args: ProbeArgs) -> Result<(), CliError> {
             rules.name()
         )));
     }
-    // A format 2 block decodes against the tiers below it.
-    let lower = match seeds {
-        0 => None,
-        _ => TableSet::open_up_to(&rules, &args.tables.dir(), seeds - 1).map_err(failure)?,
-    };
-    let lower = lower.as_ref().map(TableSet::loaded_tiers).unwrap_or_default();
-    let gain = TableFile::open(&rules, &path, seeds).and_then(|f| f.value(&rules, index, &lower)).map_err(failure)? as i32;
+    let gain = probe_file(&rules, &args.tables.dir(), seeds, index).map_err(failure)? as i32;
     let stores = position.store_of_side(Side::Mover) as i32 - position.store_of_side(Side::Opponent) as i32;
     if args.json {
         println!(

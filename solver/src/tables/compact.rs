@@ -104,7 +104,9 @@ impl CompactTier {
     /// lies outside `-seeds..=seeds` (no solved tier has one).
     pub fn from_values(seeds: u32, values: &[u8]) -> Result<CompactTier, WrongParity> {
         let group = LINE_POSITIONS * 2048;
-        CompactTier::assemble(seeds, values.len() as u64, group, |block, lines| pack_lines(seeds, block * group, &values[block * group..], lines))
+        CompactTier::assemble(seeds, values.len() as u64, group, |block, lines| {
+            pack_lines(seeds, block * group, &values[block * group..], lines)
+        })
     }
 
     /// Builds a tier of `entries` values from groups of `group` values (a multiple of
@@ -336,8 +338,10 @@ mod tests {
             let tier = CompactTier::from_values(seeds, &values).unwrap();
             // Groups of two lines, as if a file's blocks were that small.
             let group = 2 * LINE_POSITIONS;
-            let grouped =
-                CompactTier::assemble(seeds, values.len() as u64, group, |g, lines| pack_lines(seeds, g * group, &values[g * group..], lines)).unwrap();
+            let grouped = CompactTier::assemble(seeds, values.len() as u64, group, |g, lines| {
+                pack_lines(seeds, g * group, &values[g * group..], lines)
+            })
+            .unwrap();
             assert_eq!(grouped.exceptions.len(), 3);
             for (i, &v) in values.iter().enumerate() {
                 assert_eq!((tier.value_at(i as u64), grouped.value_at(i as u64)), (v as i8, v as i8), "tier {seeds} index {i}");

@@ -263,7 +263,8 @@ pub fn write_table<R: Rules, T: TierValues>(rules: &R, path: &Path, seeds: u32, 
         .enumerate()
         .map(|(block, chunk)| {
             let first = block as u64 * BLOCK_ENTRIES as u64;
-            let residuals = residual::encode(rules, seeds, first, chunk, lower).map_err(|detail| TableError::Inconsistent { seeds, detail })?;
+            let residuals =
+                residual::encode(rules, seeds, first, chunk, lower).map_err(|detail| TableError::Inconsistent { seeds, detail })?;
             let frame = format::compress_block(&residuals).map_err(|e| TableError::io(path, "compress", e))?;
             Ok((format::checksum(chunk), frame))
         })

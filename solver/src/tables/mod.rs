@@ -26,5 +26,5 @@ pub use compact::{CompactTier, TierValues, WrongParity, LINE_POSITIONS};
 pub use error::TableError;
 pub use file::{write_table, TableFile};
 pub use name::{file_name, tier_path, EXTENSION};
-pub use reader::{LoadOptions, LoadPlan, TableSet};
+pub use reader::{probe_file, LoadOptions, LoadPlan, TableSet};
 pub use retrograde::SharedTier;

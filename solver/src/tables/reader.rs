@@ -147,6 +147,24 @@ fn plan<R: Rules>(rules: &R, dir: &Path, options: &LoadOptions) -> Result<Option
     Ok(Some((files, LoadPlan { loaded: within as u32, positions, beyond_bound: present - within as u32 })))
 }
 
+/// The exact future gain of the position at `index` in tier `seeds`, read from that tier's
+/// file in `dir` without loading it: only the one block is decoded, against the tiers below
+/// it (which a format 2 block needs, so those are loaded). What `dakon tables probe` does.
+///
+/// # Errors
+/// [`TableError`] if the tier's file is missing, damaged or of other rules, or a lower tier is.
+///
+/// # Panics
+/// Panics if `index` is not below the tier's number of entries.
+pub fn probe_file<R: Rules + Clone + 'static>(rules: &R, dir: &Path, seeds: u32, index: u64) -> Result<i8, TableError> {
+    let lower = match seeds {
+        0 => None,
+        _ => TableSet::open_up_to(rules, dir, seeds - 1)?,
+    };
+    let lower = lower.as_ref().map(TableSet::loaded_tiers).unwrap_or_default();
+    TableFile::open(rules, &tier_path(rules, dir, seeds), seeds)?.value(rules, index, &lower)
+}
+
 impl<R: Rules> TableSet<R> {
     /// The exact future gain of the position at `index` in tier `seeds`, if that tier is
     /// loaded.

@@ -30,7 +30,14 @@ pub(crate) fn encode<R: Rules, T: TierValues>(rules: &R, seeds: u32, first: u64,
 /// # Errors
 /// A message if `residuals` holds fewer or more bytes than the positions need, or a value
 /// falls outside one byte.
-pub(crate) fn decode<R: Rules, T: TierValues>(rules: &R, seeds: u32, first: u64, len: usize, residuals: &[u8], lower: &[T]) -> Result<Vec<u8>, String> {
+pub(crate) fn decode<R: Rules, T: TierValues>(
+    rules: &R,
+    seeds: u32,
+    first: u64,
+    len: usize,
+    residuals: &[u8],
+    lower: &[T],
+) -> Result<Vec<u8>, String> {
     let mut next = residuals.iter();
     let mut values = Vec::with_capacity(len);
     for_each_prediction(rules, seeds, first, len, lower, |index, prediction| {
