@@ -29,6 +29,7 @@ fn solve_json_has_the_value_and_a_pv_that_achieves_it() {
         let diff = end.final_difference();
         assert_eq!(if end.mover() == start.mover() { diff } else { -diff } as i64, value, "{position}");
         assert_eq!(v["best_move"], v["pv"][0]);
+        assert_eq!(v["best_move_proven"], true);
     }
 }
 
@@ -83,8 +84,10 @@ fn a_node_limit_gives_proven_bounds_marked_not_exact() {
     assert!(v["value"].is_null());
     assert!(v["lower"].as_i64().unwrap() <= 72 && 72 <= v["upper"].as_i64().unwrap());
     assert!(v["best_move"].is_u64());
+    // 50 nodes prove no move: the move given is the ordering's guess, and says so.
+    assert_eq!(v["best_move_proven"], false);
     let text = String::from_utf8(dakon(&["solve", "start", "--holes", "6", "--node-limit", "50"]).stdout).unwrap();
-    assert!(text.contains("not exact"), "{text}");
+    assert!(text.contains("not exact") && text.contains("a guess"), "{text}");
 }
 
 #[test]

@@ -26,8 +26,11 @@ pub struct PySolution {
     pub lower: i32,
     /// Proven upper bound of the value.
     pub upper: i32,
-    /// The best move (a hole); proven optimal when exact; `None` when the game is over.
+    /// The best move (a hole); `None` when the game is over. See `best_move_proven`.
     pub best_move: Option<usize>,
+    /// Whether `best_move` is proven to reach `lower` (optimal when exact); when false it is
+    /// the search's guess, as a limit stopped it before it proved a move.
+    pub best_move_proven: bool,
     /// The principal variation as holes: every move optimal when exact.
     pub pv: Vec<usize>,
     /// Positions searched.
@@ -52,6 +55,7 @@ impl PySolution {
             lower: stores + solution.lower,
             upper: stores + solution.upper,
             best_move: solution.best_move.map(|mv| position.absolute_hole(position.mover(), mv as usize)),
+            best_move_proven: solution.best_move_proven,
             pv: absolute_line(rules, position, &solution.pv).0,
             nodes: solution.nodes,
             seconds: solution.elapsed.as_secs_f64(),

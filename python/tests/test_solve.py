@@ -35,6 +35,7 @@ def test_values_equal_the_command_lines(cli, rules: str) -> None:
         assert q.is_over()
         assert (q.final_difference() if q.to_move == p.to_move else -q.final_difference()) == one.value
         assert one.best_move == (one.pv[0] if one.pv else None)
+        assert one.best_move_proven == (one.best_move is not None)
 
 
 @pytest.mark.parametrize("rules", ["dakon", "kalah", "kalah-empty-capture"])
@@ -54,6 +55,9 @@ def test_limits_give_proven_bounds() -> None:
     assert not cut.exact and cut.value is None and cut.result is None
     exact = dakon.solve(start, threads=2)
     assert exact.exact and cut.lower <= exact.value <= cut.upper
+    # 50 nodes prove no move: the move given is a guess, and says so.
+    guess = dakon.solve(dakon.Position.start(6, 6), node_limit=50, threads=1)
+    assert guess.best_move is not None and not guess.best_move_proven
     cut_many = dakon.solve_many([start] * 3, node_limit=2000, threads=2, progress=False, as_array=True)
     assert all(math.isnan(v) for v in cut_many)
     moves = dakon.best(start, node_limit=500, threads=1)

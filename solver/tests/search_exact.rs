@@ -251,6 +251,36 @@ fn a_stopped_search_returns_proven_bounds() {
 }
 
 #[test]
+fn a_best_move_marked_proven_achieves_the_lower_bound() {
+    // Searches stopped at many node counts, on random positions: whenever the solution marks
+    // its best move proven, the minimax value of that move is at least the proven lower bound
+    // (and the value itself when exact); unmarked moves are guesses, claimed as nothing.
+    let mut rng = ChaCha8Rng::seed_from_u64(18);
+    let (mut proven, mut guessed) = (0, 0);
+    for holes in [4, 5] {
+        let mut reference = minimax_of(holes);
+        for _ in 0..60 {
+            let pos = random_position(&mut rng, holes, 16);
+            for nodes in [1, 30, 300, 3000] {
+                let s = solver(holes, 1, 1 << 16).solve(&pos, &Limits { nodes: Some(nodes), ..Limits::default() });
+                let Some(mv) = s.best_move else { continue };
+                if !s.best_move_proven {
+                    guessed += 1;
+                    continue;
+                }
+                proven += 1;
+                let value = reference.move_value(&pos, mv);
+                assert!(value >= s.lower, "{pos} after {nodes} nodes: move {mv} is worth {value}, below the bound {}", s.lower);
+                if s.is_exact() {
+                    assert_eq!(value, s.lower, "{pos}: the exact best move");
+                }
+            }
+        }
+    }
+    assert!(proven > 50 && guessed > 20, "both kinds occur: {proven} proven, {guessed} guesses");
+}
+
+#[test]
 fn concurrent_callers_share_one_solver() {
     for threads in [1, 2] {
         concurrent_callers(threads);

@@ -33,9 +33,11 @@ use crate::tables_arg::ProbeArgs;
 /// blank lines are skipped; `-` reads standard input. Line numbers in the output are those of
 /// the input.
 ///
-/// Output records: {"line", "rules", "position", "value", "exact", "lower", "upper", "best_move", "pv",
-/// "nodes", "seconds"} where values are final store differences, player to move minus
-/// opponent (`value` is null when only bounds were proven) and holes are absolute; with
+/// Output records: {"line", "rules", "position", "value", "exact", "lower", "upper", "best_move",
+/// "best_move_proven", "pv", "nodes", "seconds"} where values are final store differences,
+/// player to move minus opponent (`value` is null when only bounds were proven), holes are
+/// absolute and "best_move_proven" says whether the best move is proven to reach "lower" (false:
+/// a limit stopped the search first and the move is a guess); with
 /// --all-moves also "moves": every move's value, best first. A line that is not a position gets
 /// {"line", "rules", "input", "error"} and the batch goes on. `--resume` refuses an output file
 /// written under other rules (records without "rules" are Dakon's).

@@ -34,7 +34,7 @@ use crate::tables_arg::ProbeArgs;
 #[command(after_help = "Examples:
   dakon solve start --holes 6                   the 6 x 6 opening, exactly
   dakon solve '0,3,0,2,2/1,0,0,0,2 0/0 0'        any position in notation
-  dakon solve start --json                      {\"value\": .., \"exact\": true, \"lower\": .., \"upper\": .., \"best_move\": .., \"pv\": [..], ..}
+  dakon solve start --json                      {\"value\": .., \"exact\": true, \"lower\": .., \"upper\": .., \"best_move\": .., \"best_move_proven\": true, \"pv\": [..], ..}
   dakon solve start --prove-win                 only prove that the player to move wins (much faster)
   dakon solve start --at-least 10               is the value at least 10?
   dakon solve start --time-limit 5 --threads 2  bounds proven in 5 seconds if not solved
@@ -192,6 +192,7 @@ fn json(rules: &RuleSet, position: &Position, solution: &Solution, tables: bool)
         "result": exact.then(|| outcome(lower)),
         "final_stores": exact.then(|| serde_json::json!({"s0": s0, "s1": s1})),
         "best_move": solution.best_move.map(|mv| position.absolute_hole(position.mover(), mv as usize)),
+        "best_move_proven": solution.best_move_proven,
         "pv": absolute_line(rules, position, &solution.pv).0,
         "nodes": solution.nodes,
         "seconds": seconds,
@@ -212,9 +213,11 @@ fn print_text(rules: &RuleSet, position: &Position, solution: &Solution, tables:
         println!("value: not exact (stopped by a limit or Ctrl-C): between {lower:+} and {upper:+} for player {mover} to move");
     }
     let pv = absolute_line(rules, position, &solution.pv).0;
-    match solution.best_move {
-        Some(mv) if solution.is_exact() => println!("best move: {}", position.absolute_hole(mover, mv as usize)),
-        Some(mv) => println!("best move so far: {} (not proven optimal)", position.absolute_hole(mover, mv as usize)),
+    match solution.best_move.map(|mv| position.absolute_hole(mover, mv as usize)) {
+        Some(hole) if solution.is_exact() && solution.best_move_proven => println!("best move: {hole}"),
+        Some(hole) if solution.is_exact() => println!("best move: {hole}? (a guess: the limit stopped the search before it proved a move)"),
+        Some(hole) if solution.best_move_proven => println!("best move so far: {hole} (proven to reach at least {lower:+}, not proven optimal)"),
+        Some(hole) => println!("best move so far: {hole}? (a guess: the limit stopped the search before it proved a move)"),
         None => println!("best move: none, the game is over"),
     }
     if solution.is_exact() && !pv.is_empty() {

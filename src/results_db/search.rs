@@ -33,6 +33,7 @@ impl Prior {
         if solution.is_exact() && !solved {
             solution.pv = self.pv.clone();
             solution.best_move = self.pv.first().copied();
+            solution.best_move_proven = solution.best_move.is_some();
         }
     }
 }

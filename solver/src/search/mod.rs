@@ -140,9 +140,14 @@ pub struct Solution {
     pub lower: i32,
     /// Proven upper bound of the future gain (equal to `lower` when exact).
     pub upper: i32,
-    /// The best move found (`None` when the game is over).
+    /// The best move found (`None` when the game is over); see `best_move_proven`.
     pub best_move: Option<u8>,
-    /// Principal variation: moves from the position on, each optimal when exact.
+    /// Whether `best_move` is proven to achieve `lower` (and so is optimal when the value is
+    /// exact). When false it is the move ordering's guess: a limit stopped the search before
+    /// any test proved a move.
+    pub best_move_proven: bool,
+    /// Principal variation: moves from the position on, each optimal when exact (when not
+    /// exact: `best_move` alone).
     pub pv: Vec<u8>,
     /// Positions visited.
     pub nodes: u64,
@@ -227,8 +232,8 @@ impl<R: Rules> Solver<R> {
     }
 
     /// Solves `pos`: exact future gain unless a limit stopped it, then proven bounds. The
-    /// best move is proven optimal when the value is exact, and otherwise proves `lower` when
-    /// a test found one (else it is the table's or the first move: a guess).
+    /// best move proves `lower` when `best_move_proven` says so (optimal when exact); else a
+    /// limit stopped the search first and it is the table's or the first move: a guess.
     ///
     /// The search starts from the bound proven by the mover's best turn (see
     /// [`Solver::turn_bound`]), as `dakon verify` does: on boards where that bound is the
@@ -275,7 +280,15 @@ impl<R: Rules> Solver<R> {
         let moves = self.rules.legal_moves(pos);
         if moves.is_empty() {
             let value = self.rules.terminal_gain(pos);
-            return Solution { lower: value, upper: value, best_move: None, pv: Vec::new(), nodes: 0, elapsed: budget.started().elapsed() };
+            return Solution {
+                lower: value,
+                upper: value,
+                best_move: None,
+                best_move_proven: false,
+                pv: Vec::new(),
+                nodes: 0,
+                elapsed: budget.started().elapsed(),
+            };
         }
         let k = self.rules.seeds_on_board(pos) as i32;
         let mut start = Bracket::seeds(k);
@@ -283,12 +296,21 @@ impl<R: Rules> Solver<R> {
         start.upper = options.proven_upper.map_or(start.upper, |upper| upper.clamp(start.lower, k));
         let bracket = narrow(self, pos, start, k, &budget, options.observer);
         let pv = if bracket.is_exact() { principal_variation(self, pos, bracket.lower, bracket.best_move, &budget) } else { Vec::new() };
-        let best_move = pv.first().copied().or(bracket.best_move).or_else(|| {
+        let proven_move = pv.first().copied().or(bracket.best_move);
+        let best_move = proven_move.or_else(|| {
             let tt_move = self.table.probe(&self.table.slot(&self.rules, pos)).and_then(|b| b.mv);
             Children::new(&self.rules, pos, &moves, tt_move).as_slice().first().map(|c| c.mv)
         });
         let pv = if pv.is_empty() { best_move.into_iter().collect() } else { pv };
-        Solution { lower: bracket.lower, upper: bracket.upper, best_move, pv, nodes: budget.nodes(), elapsed: budget.started().elapsed() }
+        Solution {
+            lower: bracket.lower,
+            upper: bracket.upper,
+            best_move,
+            best_move_proven: proven_move.is_some(),
+            pv,
+            nodes: budget.nodes(),
+            elapsed: budget.started().elapsed(),
+        }
     }
 
     /// Whether the future gain of `pos` is at least `bound`: `Some(true)` or `Some(false)` when

@@ -27,6 +27,9 @@ pub struct Solved {
     pub lower: i32,
     pub upper: i32,
     pub best_move: Option<usize>,
+    /// Whether `best_move` is proven to reach `lower`; else a limit stopped the search first
+    /// and it is a guess.
+    pub best_move_proven: bool,
     pub pv: Vec<usize>,
     /// Every move's value, best first (with `--all-moves`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -82,6 +85,7 @@ pub fn solve(searched: &Searched, line: u64, position: &Position, limits: &Limit
         lower: stores + solution.lower,
         upper: stores + solution.upper,
         best_move: solution.best_move.map(|mv| position.absolute_hole(position.mover(), mv as usize)),
+        best_move_proven: solution.best_move_proven,
         pv: absolute_line(solver.rules(), position, &solution.pv).0,
         moves,
         nodes: solution.nodes,

@@ -52,6 +52,8 @@ pub fn from_database(rule_set: RuleSet, board: &BoardSolver, position: &Position
         lower: bounds.lower,
         upper: bounds.upper,
         best_move: prior.pv.first().copied(),
+        // The database keeps only lines proven to the end of the game.
+        best_move_proven: !prior.pv.is_empty(),
         pv: prior.pv.clone(),
         nodes: 0,
         elapsed: Duration::ZERO,
