@@ -216,7 +216,9 @@ fn print_text(rules: &RuleSet, position: &Position, solution: &Solution, tables:
     match solution.best_move.map(|mv| position.absolute_hole(mover, mv as usize)) {
         Some(hole) if solution.is_exact() && solution.best_move_proven => println!("best move: {hole}"),
         Some(hole) if solution.is_exact() => println!("best move: {hole}? (a guess: the limit stopped the search before it proved a move)"),
-        Some(hole) if solution.best_move_proven => println!("best move so far: {hole} (proven to reach at least {lower:+}, not proven optimal)"),
+        Some(hole) if solution.best_move_proven => {
+            println!("best move so far: {hole} (proven to reach at least {lower:+}, not proven optimal)")
+        }
         Some(hole) => println!("best move so far: {hole}? (a guess: the limit stopped the search before it proved a move)"),
         None => println!("best move: none, the game is over"),
     }
