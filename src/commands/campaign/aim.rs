@@ -25,7 +25,7 @@ impl Need {
     }
 
     /// Whether `bounds` already settle the need, either way.
-    fn settled(self, bounds: Bounds) -> bool {
+    pub fn settled(self, bounds: Bounds) -> bool {
         match self {
             Need::AtLeast(t) => bounds.lower >= t || bounds.upper < t,
             Need::AtMost(u) => bounds.upper <= u || bounds.lower > u,
@@ -58,15 +58,15 @@ pub enum Goal {
 
 /// How bold the next target of a goal is: the step from the root's bound is `2 << boldness`
 /// seeds (so the first tests are the loosest, one step past the bound), at most the way to
-/// the goal's aim; each proof doubles the step (galloping, as cheap tests keep succeeding)
-/// and each test its budget stopped halves it again.
+/// the goal's aim; each root target settled doubles the step (galloping, as cheap tests keep
+/// succeeding) and each test its budget stopped halves it again.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Boldness(pub u32);
+struct Boldness(u32);
 
 impl Boldness {
-    /// After a test: bolder when it was proven, more careful when its budget stopped it.
-    pub fn after(self, proven: bool) -> Boldness {
-        if proven {
+    /// Bolder after a settled target, more careful after a stopped test.
+    fn after(self, settled: bool) -> Boldness {
+        if settled {
             Boldness((self.0 + 1).min(20))
         } else {
             Boldness(self.0.saturating_sub(1))
@@ -74,11 +74,43 @@ impl Boldness {
     }
 }
 
+/// One goal of the root as the driver pursues it: its boldness and the root target it waits
+/// on. The target stays until the root's bounds settle it or one of its tests is stopped: it
+/// may need several proofs ("at most" needs every move to follow), and a target moved after
+/// each of them would leave the ones already proven short of the next (the bound drifting from
+/// child to child without ever moving the root's).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Pursuit {
+    boldness: Boldness,
+    pending: Option<Need>,
+}
+
+impl Pursuit {
+    /// The root need to work on next for `goal` (see [`root_target`]); `None` when the root is
+    /// exact.
+    pub fn need(&mut self, goal: Goal, root: Bounds, aim_lower: i32, aim_upper: i32) -> Option<Need> {
+        match self.pending {
+            Some(need) if !need.settled(root) => return Some(need),
+            Some(_) => self.boldness = self.boldness.after(true),
+            None => {}
+        }
+        self.pending = root_target(goal, root, aim_lower, aim_upper, self.boldness);
+        self.pending
+    }
+
+    /// A test for the pending need was stopped by its budget: the next target is more careful
+    /// (and looser, so the bounds proven for this one still count towards it).
+    pub fn stopped(&mut self) {
+        self.boldness = self.boldness.after(false);
+        self.pending = None;
+    }
+}
+
 /// The root's next target for `goal`: `2 << boldness` past the root's bound, but no further
 /// than `aim_lower` (`aim_upper`) while the bound is short of it, and afterwards no further
 /// than a quarter of the gap between the root's bounds (at least one step of 2); `None` when
 /// the root is exact. `aim_*` have the root's parity.
-pub fn root_target(goal: Goal, root: Bounds, aim_lower: i32, aim_upper: i32, boldness: Boldness) -> Option<Need> {
+fn root_target(goal: Goal, root: Bounds, aim_lower: i32, aim_upper: i32, boldness: Boldness) -> Option<Need> {
     if root.is_exact() {
         return None;
     }
@@ -122,4 +154,39 @@ pub fn pick<P>(tree: &Tree<P>, derived: &[Derived], stops: &HashMap<String, u32>
 fn stops_below<P>(tree: &Tree<P>, stops: &HashMap<String, u32>, at: usize) -> u32 {
     let node = &tree.nodes[at];
     stops.get(&node.notation).copied().unwrap_or(0) + node.edges.iter().map(|e| stops_below(tree, stops, e.child)).sum::<u32>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bounds(lower: i32, upper: i32) -> Bounds {
+        Bounds { lower, upper }
+    }
+
+    #[test]
+    fn a_root_target_stays_until_the_root_settles_it() {
+        let mut pursuit = Pursuit::default();
+        let first = pursuit.need(Goal::LowerUpper, bounds(-42, 72), 0, 20);
+        assert_eq!(first, Some(Need::AtMost(70)));
+        // One move proven at most +70 leaves the root's bound where it was: the same target,
+        // not a bolder one the proven move would fall short of.
+        assert_eq!(pursuit.need(Goal::LowerUpper, bounds(-42, 72), 0, 20), first);
+        // Every move followed: the root is at most +70, and the next step doubles.
+        assert_eq!(pursuit.need(Goal::LowerUpper, bounds(-42, 70), 0, 20), Some(Need::AtMost(66)));
+        // A stopped test: more careful, and looser than the target it gave up.
+        pursuit.stopped();
+        assert_eq!(pursuit.need(Goal::LowerUpper, bounds(-42, 70), 0, 20), Some(Need::AtMost(68)));
+    }
+
+    #[test]
+    fn a_settled_target_is_replaced_proven_or_refuted() {
+        let mut pursuit = Pursuit::default();
+        assert_eq!(pursuit.need(Goal::RaiseLower, bounds(-20, 30), 0, 20), Some(Need::AtLeast(-18)));
+        // Proven at the root: bolder.
+        assert_eq!(pursuit.need(Goal::RaiseLower, bounds(-18, 30), 0, 20), Some(Need::AtLeast(-14)));
+        // Refuted at the root (at most -16): the next target lies within the new bounds.
+        assert_eq!(pursuit.need(Goal::RaiseLower, bounds(-18, -16), 0, 20), Some(Need::AtLeast(-16)));
+        assert_eq!(pursuit.need(Goal::RaiseLower, bounds(-16, -16), 0, 20), None, "an exact root has no target");
+    }
 }

@@ -12,7 +12,7 @@ use dakon_solver::dakon::Position;
 use dakon_solver::rules::{parity_ceil, parity_floor};
 use dakon_solver::search::Limits;
 
-use super::aim::{pick, root_target, Boldness, Goal, Need};
+use super::aim::{pick, Goal, Need, Pursuit};
 use super::bounds::Bounds;
 use super::derive::derive;
 use super::file::CampaignFile;
@@ -67,7 +67,7 @@ pub fn drive(lab: &Lab, tree: &Tree<Position>, file: &mut CampaignFile, plan: &P
             *stops.entry(s.position.clone()).or_default() += 1;
         }
     }
-    let mut boldness = [Boldness::default(); 2];
+    let mut pursuits = [Pursuit::default(); 2];
     // Budgets go on growing from the stops of earlier runs.
     let mut stopped_tests = [stops.values().sum::<u32>() / 2; 2];
     let (mut nodes_used, mut number, mut idle) = (0u64, 0usize, 0);
@@ -87,7 +87,7 @@ pub fn drive(lab: &Lab, tree: &Tree<Position>, file: &mut CampaignFile, plan: &P
         }
         let goal = if number % 2 == 0 { Goal::RaiseLower } else { Goal::LowerUpper };
         let g = goal as usize;
-        let Some(root_need) = root_target(goal, root_bounds, aim_lower, aim_upper, boldness[g]) else { return Ok(End::Exact) };
+        let Some(root_need) = pursuits[g].need(goal, root_bounds, aim_lower, aim_upper) else { return Ok(End::Exact) };
         let Some((node, need)) = pick(tree, &derived, &stops, 0, root_need) else {
             // An unsettled need at the root always has a position to test (see `pick`).
             idle += 1;
@@ -124,7 +124,6 @@ pub fn drive(lab: &Lab, tree: &Tree<Position>, file: &mut CampaignFile, plan: &P
         match &outcome {
             Outcome::Proven(r, problem) => {
                 nodes_used += r.work.nodes;
-                boldness[g] = boldness[g].after(true);
                 let cert = r.certificate.as_ref().map_or_else(String::new, |c| format!(", certificate {} ({} bytes)", c.file, c.bytes));
                 eprintln!(
                     "test {number}: proven: {} is {} {:+} ({} nodes, {:.1} s, {:.1} CPU s{cert})",
@@ -142,7 +141,7 @@ pub fn drive(lab: &Lab, tree: &Tree<Position>, file: &mut CampaignFile, plan: &P
             }
             Outcome::Stopped(s) => {
                 nodes_used += s.work.nodes;
-                boldness[g] = boldness[g].after(false);
+                pursuits[g].stopped();
                 stopped_tests[g] += 1;
                 *stops.entry(n.notation.clone()).or_default() += 1;
                 eprintln!(
