@@ -320,6 +320,13 @@ impl<R: Rules> Solver<R> {
         self.prove_at_least(pos, bound, limits).holds
     }
 
+    /// The bounds of the future gain of `pos` that the transposition table holds now, each
+    /// proven by a finished search of the position (possibly inside a search still running:
+    /// how a long test shows what it has proven so far); `None` if it holds none.
+    pub fn table_bounds(&self, pos: &R::Position) -> Option<(i32, i32)> {
+        self.table.probe(&self.table.slot(&self.rules, pos)).map(|b| (b.lower as i32, b.upper as i32))
+    }
+
     /// [`Solver::at_least`] with the work it took.
     pub fn prove_at_least(&self, pos: &R::Position, bound: i32, limits: &Limits) -> AtLeast {
         let budget = Budget::new(limits);

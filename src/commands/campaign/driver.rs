@@ -16,6 +16,7 @@ use super::aim::{pick, Goal, Need, Pursuit};
 use super::bounds::Bounds;
 use super::derive::derive;
 use super::file::CampaignFile;
+use super::in_progress;
 use super::prove::{Lab, Outcome, Test};
 use super::record::Record;
 use super::tree::{line_name, Tree};
@@ -117,7 +118,8 @@ pub fn drive(lab: &Lab, tree: &Tree<Position>, file: &mut CampaignFile, plan: &P
             budget.as_secs_f64(),
             if all_left { " (all the time left in this run)" } else { "" }
         );
-        let outcome = with_progress(plan, number, budget, root_bounds, || lab.run(n, &test, &limits));
+        let so_far = || in_progress::describe(&in_progress::so_far(lab.solver, &n.position, test.target));
+        let outcome = with_progress(plan, number, budget, root_bounds, so_far, || lab.run(n, &test, &limits));
         if let Some(record) = outcome.record() {
             file.append(record)?;
         }
@@ -160,9 +162,16 @@ pub fn drive(lab: &Lab, tree: &Tree<Position>, file: &mut CampaignFile, plan: &P
     }
 }
 
-/// Runs `work`, printing every `plan.progress_every` which test runs, for how long, and the
-/// root's bounds meanwhile.
-fn with_progress<T>(plan: &Plan, number: usize, budget: Duration, root: Bounds, work: impl FnOnce() -> T) -> T {
+/// Runs `work`, printing every `plan.progress_every` which test runs, for how long, what it
+/// has proven so far (`so_far`) and the root's bounds meanwhile.
+fn with_progress<T>(
+    plan: &Plan,
+    number: usize,
+    budget: Duration,
+    root: Bounds,
+    so_far: impl Fn() -> String + Send,
+    work: impl FnOnce() -> T,
+) -> T {
     let (done, wait) = mpsc::channel::<()>();
     std::thread::scope(|scope| {
         let every = plan.progress_every;
@@ -170,9 +179,10 @@ fn with_progress<T>(plan: &Plan, number: usize, budget: Duration, root: Bounds, 
             let started = Instant::now();
             while let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(every) {
                 eprintln!(
-                    "test {number}: running for {:.0} s (a search of at most {:.0} s, then its certificate); the root stays {} until it ends",
+                    "test {number}: running for {:.0} s (a search of at most {:.0} s, then its certificate); its position: {}; the root stays {} until it ends",
                     started.elapsed().as_secs_f64(),
                     budget.as_secs_f64(),
+                    so_far(),
                     root.describe()
                 );
             }

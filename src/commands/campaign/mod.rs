@@ -10,6 +10,7 @@ mod deadline;
 mod derive;
 mod driver;
 mod file;
+mod in_progress;
 mod prove;
 mod record;
 mod solver_game;
