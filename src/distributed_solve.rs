@@ -88,6 +88,6 @@ impl Shared {
     /// One line for the text output.
     pub fn summary(&self) -> String {
         let jobs: Vec<String> = self.jobs.iter().map(u64::to_string).collect();
-        format!("shared by {} MPI ranks (jobs a rank: {}); nodes are those of every rank", self.ranks, jobs.join(", "))
+        format!("shared by {} MPI ranks (jobs a rank: {}); the nodes are every rank's jobs", self.ranks, jobs.join(", "))
     }
 }

@@ -42,7 +42,9 @@ pub enum Cut {
 /// What rank 0 gets from [`solve`].
 pub struct Distributed {
     /// As [`Solver::solve_with`] reports it: proven bounds of the future gain, the best move
-    /// and line (proven optimal when exact), the nodes of **every rank** together.
+    /// and line (proven optimal when exact; else the best so far, a guess), the nodes of
+    /// **every rank's** jobs together (when the job is ended from outside, of those that
+    /// answered: a dead rank's are lost).
     pub solution: Solution,
     /// Why it is not exact, if it is not.
     pub cut: Option<Cut>,
@@ -200,6 +202,13 @@ fn manage<R: Rules>(cluster: &Cluster, solver: &Solver<R>, root: &R::Position, l
             }
         }
         drop(local_jobs); // ends rank 0's search thread once its job is done
+        if let (Some(message), Some(Cut::Terminated)) = (running[0].take(), cut) {
+            // Rank 0's own job was told to stop: what it proved still counts.
+            if let Ok((outcome, job_nodes)) = local_answers.recv_timeout(GRACE) {
+                nodes += job_nodes;
+                split.record(message.job, outcome);
+            }
+        }
         if cut != Some(Cut::Terminated) {
             for rank in 1..ranks {
                 world.process_at_rank(rank as i32).send(&[0u8; 0][..]);
@@ -212,6 +221,9 @@ fn manage<R: Rules>(cluster: &Cluster, solver: &Solver<R>, root: &R::Position, l
         None => (None, Vec::new()),
     };
     let exact = lower == upper && best_move.is_some();
+    // Cut short: the move proven best so far, as a guess (the one-process search gives one too).
+    let best_move = best_move.or_else(|| split.leader());
+    let pv = if pv.is_empty() { best_move.into_iter().collect() } else { pv };
     Distributed {
         solution: Solution { lower, upper, best_move, pv, nodes, elapsed: started.elapsed() },
         cut: if exact { None } else { cut.or(Some(Cut::Stopped)) },
