@@ -16,10 +16,7 @@ use mpi_run::{dakon, mpirun, stderr};
 use serde_json::Value;
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("mpi-solve").join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    mpi_run::scratch("mpi-solve", name)
 }
 
 /// `(rules, position)`: random positions of 2 to 4 holes for each rule set (Dakon, Kalah and its

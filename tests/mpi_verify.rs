@@ -13,10 +13,7 @@ use mpi_run::{dakon, mpirun, stderr};
 use serde_json::Value;
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("mpi-verify").join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    mpi_run::scratch("mpi-verify", name)
 }
 
 /// Each row without what depends on timing or on the search's route: board, bounds, verdict.
