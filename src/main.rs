@@ -5,6 +5,7 @@ mod cli_error;
 mod cluster;
 mod commands;
 mod db_arg;
+mod distributed_solve;
 mod line;
 mod position_arg;
 mod ranked_moves;
@@ -64,7 +65,10 @@ enum Command {
 impl Command {
     /// Whether the command shares its work among the ranks of an MPI job.
     fn is_distributed(&self) -> bool {
-        matches!(self, Command::Tables(commands::tables::Command::Build(_)) | Command::Batch(_) | Command::Verify(_))
+        match self {
+            Command::Solve(args) => args.is_distributed(),
+            command => matches!(command, Command::Tables(commands::tables::Command::Build(_)) | Command::Batch(_) | Command::Verify(_)),
+        }
     }
 }
 
@@ -72,7 +76,8 @@ fn main() {
     let cli = Cli::parse();
     let cluster = cluster::join();
     if !cli.command.is_distributed() && cluster.is_some() {
-        // Only `tables build`, `batch` and `verify` share their work; any other runs on rank 0.
+        // Only `tables build`, `batch`, `verify` and `solve` share their work; any other runs on
+        // rank 0.
         if !cluster::prints(cluster.as_ref()) {
             return;
         }
@@ -82,7 +87,10 @@ fn main() {
         Command::Show(args) => commands::show::run(args),
         Command::Play(args) => commands::play::run(args),
         Command::Perft(args) => commands::perft::run(args),
-        Command::Solve(args) => commands::solve::run(args),
+        Command::Solve(args) => {
+            let shared = if args.is_distributed() { cluster.as_ref() } else { None };
+            commands::solve::run(args, shared)
+        }
         Command::Best(args) => commands::best::run(args),
         Command::Tables(command) => commands::tables::run(command, cluster.as_ref()),
         Command::Verify(args) => commands::verify::run(args, cluster.as_ref()),

@@ -43,10 +43,7 @@ fn harder_input(count: usize) -> String {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("mpi-batch").join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    mpi_run::scratch("mpi-batch", name)
 }
 
 /// The records of `path` without what may change between runs: timing, node counts and the

@@ -1,7 +1,17 @@
 //! Joining the MPI job this process was launched in.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use mpi::environment::Universe;
 use mpi::topology::{Communicator, SimpleCommunicator};
+
+/// Raised by SIGTERM once [`Cluster::watch_termination`] installed its handler.
+static TERMINATED: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn note_termination(_signal: libc::c_int) {
+    // Only an atomic store: all a signal handler may safely do here.
+    TERMINATED.store(true, Ordering::SeqCst);
+}
 
 /// The environment variables by which launchers announce an MPI job: Open MPI's `mpirun`,
 /// PMI (MPICH's Hydra, Slurm's `srun --mpi=pmi2`) and PMIx (`srun --mpi=pmix`, Open MPI 5).
@@ -63,6 +73,20 @@ impl Cluster {
     /// failed alone would leave the others waiting in a collective exchange forever.
     pub fn abort(&self, code: i32) -> ! {
         self.world.abort(code)
+    }
+
+    /// From now on SIGTERM only raises a flag ([`Cluster::terminated`]) instead of ending
+    /// this process. `mpirun` ends a job whose rank died by sending SIGTERM to the others
+    /// (SIGKILL follows a few seconds later): with this, rank 0 of a solve can still say
+    /// what it proved and why it stops.
+    pub fn watch_termination(&self) {
+        // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
+        unsafe { libc::signal(libc::SIGTERM, note_termination as extern "C" fn(libc::c_int) as libc::sighandler_t) };
+    }
+
+    /// Whether SIGTERM arrived since [`Cluster::watch_termination`].
+    pub fn terminated(&self) -> bool {
+        TERMINATED.load(Ordering::SeqCst)
     }
 
     pub(crate) fn world(&self) -> &SimpleCommunicator {

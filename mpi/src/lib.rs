@@ -11,15 +11,22 @@
 //! - [`serve_jobs`] and [`work_jobs`]: jobs (batch positions, atlas boards) handed out by
 //!   rank 0 to whichever rank is free, answers sent back to it; [`broadcast_bytes`] gives
 //!   every rank rank 0's input.
+//! - [`solve`]: `dakon solve` of one position by every rank: rank 0 tests and solves the
+//!   root's moves on whichever rank is free (`root_split.rs`, Young Brothers Wait at the
+//!   root), each rank with its own table, and combines the answers by minimax.
 //!
 //! `docs/DISTRIBUTED.md` says how to run it on a cluster and what it costs.
 
 mod cluster;
+mod distributed_solve;
 mod jobs;
 mod level_message;
 mod ownership;
+mod root_split;
 mod shared_build;
+mod solve_job;
 
 pub use cluster::Cluster;
+pub use distributed_solve::{solve, Cut, Distributed};
 pub use jobs::{broadcast_bytes, serve_jobs, work_jobs};
 pub use shared_build::{build_tiers, SharedBuild, SharedBuildReport};

@@ -10,7 +10,9 @@ use dakon_solver::search::{Solution, Solver};
 
 use crate::certificate_arg::{self, CertificateOptions, Written};
 use crate::cli_error::CliError;
+use crate::cluster::{self, Cluster};
 use crate::db_arg::DbArgs;
+use crate::distributed_solve::{self, Shared};
 use crate::line::absolute_line;
 use crate::position_arg::PositionArgs;
 use crate::results_db::{solve_kept, Bounds, Proof, Proved, ResultsDb};
@@ -30,6 +32,12 @@ use crate::tables_arg::ProbeArgs;
 /// trusting this program. Writing it re-proves each move of the two strategies with the
 /// solver's table; Ctrl-C stops it, writing nothing. The file is then read back and checked
 /// by that checker (--no-check skips this); a refusal exits with status 1.
+///
+/// Under `mpirun -np N` (N > 1; a binary built with `--features mpi`) every rank takes part:
+/// rank 0 solves the best-looking move first, then has the other moves tested against its
+/// value on whichever rank is free, each rank with its own table (--threads and --tt-mb are
+/// per rank), and prints the bounds proven so far on standard error as they close. The
+/// value is the one-process value; --at-least runs on rank 0 alone (docs/DISTRIBUTED.md).
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
   dakon solve start --holes 6                   the 6 x 6 opening, exactly
@@ -69,13 +77,30 @@ pub struct Args {
     certificate_options: CertificateOptions,
 }
 
-pub fn run(args: Args) -> Result<(), CliError> {
+impl Args {
+    /// Whether the ranks of an MPI job share this solve: a whole solve is shared, a single
+    /// `--at-least` test is not (rank 0 runs it alone).
+    pub fn is_distributed(&self) -> bool {
+        self.at_least.is_none() && !self.prove_win
+    }
+}
+
+/// Solves as the arguments say; with `cluster` (an MPI job of several ranks) every rank
+/// takes part and rank 0 prints.
+///
+/// # Errors
+/// [`CliError::Input`] for a bad position or option, [`CliError::Failure`] for unreadable
+/// tables, a certificate the checker refuses, or a shared solve whose job was ended.
+pub fn run(args: Args, cluster: Option<&Cluster>) -> Result<(), CliError> {
     let (position, rules) = args.position.position_and_rules()?;
-    if let Some(path) = &args.certificate {
+    let prints = cluster::prints(cluster);
+    if let (Some(path), true) = (&args.certificate, prints) {
         certificate_arg::check_destination(path)?;
     }
-    let (solver, tables) = solver_for(rules, &args.search, &args.probe)?;
-    let db = args.db.open()?;
+    let mut search = args.search.clone();
+    search.threads = search.threads.or(cluster.map(|c| cluster::default_threads(Some(c))));
+    let (solver, tables) = solver_for(rules, &search, &args.probe)?;
+    let db = if prints { args.db.open()? } else { None };
     let limits = args.search.limits();
     let stored = position.store_difference();
     if let Some(bound) = args.at_least.or(args.prove_win.then_some(1)) {
@@ -116,25 +141,59 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }
         return certificate.transpose()?.map_or(Ok(()), |w| w.accepted());
     }
-    let spinner = Spinner::start("solving");
-    let solution = solve_kept(&solver, db.as_ref(), &position, &limits, tables);
-    drop(spinner);
+    let (solution, shared) = match cluster {
+        Some(cluster) => match distributed_solve::solve(cluster, &solver, db.as_ref(), &position, &limits, tables) {
+            Some((solution, shared)) => (solution, Some(shared)),
+            None => return Ok(()), // a worker rank: rank 0 prints
+        },
+        None => {
+            let spinner = Spinner::start("solving");
+            let solution = solve_kept(&solver, db.as_ref(), &position, &limits, tables);
+            drop(spinner);
+            (solution, None)
+        }
+    };
+    if let Some(failure) = shared.as_ref().and_then(Shared::failure) {
+        // The job is ending: no time for a certificate; the bounds are what was proven.
+        print_solution(&args, &rules, &position, &solution, tables, shared.as_ref(), None);
+        return Err(failure);
+    }
     let certificate = certify(&args, &solver, &position, certificate_arg::claim(&position, solution.lower, solution.upper));
     let written = certificate.as_ref().and_then(|c| c.as_ref().ok());
     if let Some(written) = written.filter(|w| w.check.as_ref().is_some_and(|c| c.holds)) {
         keep_claim(db.as_ref(), &rules, &position, &written.claim, Proof::Certificate, 0, written.seconds);
     }
+    print_solution(&args, &rules, &position, &solution, tables, shared.as_ref(), written);
+    certificate.transpose()?.map_or(Ok(()), |w| w.accepted())
+}
+
+/// The result of a whole solve, as text or JSON; `shared` says how the ranks of an MPI job
+/// shared it.
+fn print_solution(
+    args: &Args,
+    rules: &RuleSet,
+    position: &Position,
+    solution: &Solution,
+    tables: bool,
+    shared: Option<&Shared>,
+    written: Option<&Written>,
+) {
     if args.json {
-        let mut json = json(&rules, &position, &solution, tables);
+        let mut json = json(rules, position, solution, tables);
         json["certificate"] = written.map_or(serde_json::Value::Null, Written::json);
+        if let Some(shared) = shared {
+            json["mpi"] = shared.json();
+        }
         println!("{json}");
     } else {
-        print_text(&rules, &position, &solution, tables);
+        print_text(rules, position, solution, tables);
+        if let Some(shared) = shared {
+            println!("{}", shared.summary());
+        }
         if let Some(written) = written {
             println!("{}", written.describe());
         }
     }
-    certificate.transpose()?.map_or(Ok(()), |w| w.accepted())
 }
 
 /// Keeps `claim` (final differences) about `position` in `db`, if any, as proven by `proof`.

@@ -66,9 +66,21 @@ pub fn keep(db: Option<&ResultsDb>, rules: &RuleSet, proved: &Proved) {
 ///
 /// Returns bounds within the database's, which are the solve's own when it has none.
 pub fn solve_kept(solver: &Solver<RuleSet>, db: Option<&ResultsDb>, position: &Position, limits: &Limits, tables: bool) -> Solution {
+    solve_kept_by(solver, db, position, tables, |options| solver.solve_with(position, limits, options))
+}
+
+/// [`solve_kept`] with the search `solve` makes from the options (the bounds known before
+/// it): the way in of a solve shared by the ranks of an MPI job.
+pub fn solve_kept_by(
+    solver: &Solver<RuleSet>,
+    db: Option<&ResultsDb>,
+    position: &Position,
+    tables: bool,
+    solve: impl FnOnce(SolveOptions<'static>) -> Solution,
+) -> Solution {
     let rules = solver.rules();
     let prior = prior_or_nothing(db, rules, position);
-    let mut solution = solver.solve_with(position, limits, prior.solve_options(solver.turn_bound(position)));
+    let mut solution = solve(prior.solve_options(solver.turn_bound(position)));
     prior.narrow(&mut solution);
     let bounds = Bounds { lower: solution.lower, upper: solution.upper };
     // Only a line to the end of the game is kept: one cut short by the budget may begin with

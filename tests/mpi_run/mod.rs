@@ -59,6 +59,14 @@ pub fn rank_pid(mpirun: u32, rank: usize) -> Option<u32> {
     })
 }
 
+/// An empty directory `test/name` of the tests' temporary directory.
+pub fn scratch(test: &str, name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(test).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a directory for the test");
+    dir
+}
+
 pub fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
