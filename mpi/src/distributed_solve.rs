@@ -221,11 +221,16 @@ fn manage<R: Rules>(cluster: &Cluster, solver: &Solver<R>, root: &R::Position, l
         None => (None, Vec::new()),
     };
     let exact = lower == upper && best_move.is_some();
-    // Cut short: the move proven best so far, as a guess (the one-process search gives one too).
-    let best_move = best_move.or_else(|| split.leader());
+    // Cut short: the move with the best bound so far; it proves the root's lower bound unless
+    // that came from elsewhere (the best turn, a database), and is a guess then.
+    let (best_move, best_move_proven) = match (best_move, split.leader()) {
+        (Some(mv), _) => (Some(mv), true),
+        (None, Some((mv, reaches))) => (Some(mv), reaches >= lower),
+        (None, None) => (None, false),
+    };
     let pv = if pv.is_empty() { best_move.into_iter().collect() } else { pv };
     Distributed {
-        solution: Solution { lower, upper, best_move, pv, nodes, elapsed: started.elapsed() },
+        solution: Solution { lower, upper, best_move, best_move_proven, pv, nodes, elapsed: started.elapsed() },
         cut: if exact { None } else { cut.or(Some(Cut::Stopped)) },
         jobs,
     }

@@ -149,11 +149,11 @@ impl RootSplit {
         (lower == upper).then(|| self.moves.iter().find(|m| m.is_solved() && m.lower == lower)).flatten().map(|m| (m.edge.mv, &m.line[..]))
     }
 
-    /// The move with the best proven lower bound (the eldest first among equals): the best
-    /// move so far, not proven optimal unless [`RootSplit::best`] names it.
-    pub fn leader(&self) -> Option<u8> {
+    /// The move with the best proven lower bound (the eldest first among equals), with that
+    /// bound: the best move so far, not proven optimal unless [`RootSplit::best`] names it.
+    pub fn leader(&self) -> Option<(u8, i32)> {
         let best = self.moves.iter().map(|m| m.lower).max()?;
-        self.moves.iter().find(|m| m.lower == best).map(|m| m.edge.mv)
+        self.moves.iter().find(|m| m.lower == best).map(|m| (m.edge.mv, m.lower))
     }
 
     /// Whether no job is left to hand out or wait for: the root solved with a best move, a
