@@ -129,14 +129,22 @@ impl<R: Rules> Table<R> {
     /// Where the entry of `pos` lives.
     #[inline]
     pub fn slot(&self, rules: &R, pos: &R::Position) -> Slot {
+        self.slot_with_seeds(rules, pos, rules.seeds_on_board(pos))
+    }
+
+    /// [`Table::slot`] of a board whose `seeds` (on the board) the caller has counted already.
+    #[inline]
+    pub fn slot_with_seeds(&self, rules: &R, pos: &R::Position, seeds: u32) -> Slot {
+        debug_assert_eq!(seeds, rules.seeds_on_board(pos));
+        // The key is computed once: the nibble code and the wide fallback both read it.
+        let key: u128 = rules.key(pos).into();
         if let Some(coded) = &self.compact {
-            let seeds = rules.seeds_on_board(pos);
-            if let Some(code) = coded.code.code(rules, pos, seeds) {
+            if let Some(code) = coded.code.code(rules, pos, key, seeds) {
                 let (bucket, tag) = coded.table.locate(code);
                 return Slot::Compact { bucket, tag, seeds };
             }
         }
-        Slot::Wide(rules.key(pos).into())
+        Slot::Wide(key)
     }
 
     /// The compact table, which every [`Slot::Compact`] comes from.

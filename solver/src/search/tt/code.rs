@@ -114,10 +114,11 @@ impl ShortCode {
         self.offsets.len() as u32 - 1
     }
 
-    /// The scrambled number of `pos`, which holds `seeds` seeds; `None` above the ceiling.
+    /// The scrambled number of `pos`, whose key is `key` and which holds `seeds` seeds;
+    /// `None` above the ceiling.
     #[inline]
-    pub fn code<R: Rules>(&self, rules: &R, pos: &R::Position, seeds: u32) -> Option<u64> {
-        if let Some(number) = self.nibbles.and_then(|n| n.number(rules.key(pos).into())) {
+    pub fn code<R: Rules>(&self, rules: &R, pos: &R::Position, key: u128, seeds: u32) -> Option<u64> {
+        if let Some(number) = self.nibbles.and_then(|n| n.number(key)) {
             return Some(mix(number, self.width));
         }
         let below = *self.offsets.get(seeds as usize)?;
@@ -169,7 +170,7 @@ mod tests {
         for seeds in 0..=40u32 {
             for index in 0..rules.tier_size(seeds) {
                 let pos: Position = rules.position_at(seeds, index);
-                assert!(seen.insert(code.code(&rules, &pos, seeds).unwrap()));
+                assert!(seen.insert(code.code(&rules, &pos, rules.key(&pos).into(), seeds).unwrap()));
             }
         }
         // 20 bits: 2^16 nibble numbers, then 1 + 4 + 10 + 20 + ... ranked boards; the ceiling
@@ -180,7 +181,7 @@ mod tests {
         assert!(boards(narrow.ceiling()) <= limit && boards(narrow.ceiling() + 1) > limit);
         let above = rules.position_at(narrow.ceiling() + 1, 0);
         assert!(above.seeds(crate::dakon::Side::Mover, 0) > 15 || above.seeds(crate::dakon::Side::Opponent, 1) > 15);
-        assert_eq!(narrow.code(&rules, &above, narrow.ceiling() + 1), None);
+        assert_eq!(narrow.code(&rules, &above, rules.key(&above).into(), narrow.ceiling() + 1), None);
     }
 
     #[test]
