@@ -133,9 +133,7 @@ impl<R: Rules> Table<R> {
     }
 
     /// [`Table::slot`] of a board whose `seeds` (on the board) the caller has counted already.
-    /// Always inlined: the search computes a slot for every child (callgrind counted a
-    /// dozen instructions of call overhead each).
-    #[inline(always)]
+    #[inline]
     pub fn slot_with_seeds(&self, rules: &R, pos: &R::Position, seeds: u32) -> Slot {
         debug_assert_eq!(seeds, rules.seeds_on_board(pos));
         // The key is computed once: the nibble code and the wide fallback both read it.

@@ -1,4 +1,4 @@
-//! The short code of the compact layout: a lossless number per board.
+//! The short code of the compact layout: a lossless number per board, scrambled.
 //!
 //! Two numberings share the code's `width` bits without overlapping:
 //! - **nibbles**, below `2^(4 m)` for `m` holes: the seeds of each hole in 4 bits, for boards
@@ -11,17 +11,15 @@
 //!   tier` ([`Rules::index`], the perfect index of `crate::composition`), gapless and unique,
 //!   for every board up to [`ShortCode::ceiling`] seeds (about 60 instructions).
 //!
-//! The compact table spreads the numbers over its buckets by a bijection (`Compact::locate`),
-//! so that bucket and tag still determine the number, hence the board.
+//! [`mix`] then scrambles the number with a bijection of `width`-bit numbers, so that its low
+//! bits (the bucket) are spread over the table while the whole number, hence the board, is
+//! still determined by bucket and tag.
 //!
 //! Measured (instructions, `valgrind --tool=callgrind`, Kalah(6,3) start, 16 MiB, 1 thread):
 //! the ranked code alone for every board cost 2,711 instructions a node against 1,746 with
 //! the whole key (composition rank alone: 360 a node, every node computing the codes of its
 //! children for the enhanced transposition cutoff); with nibbles first 2,198 a node, of which
-//! the slots (code, bucket, tag) 486, against 61 for the old table's key. Then with each slot
-//! computed once (the parent's enhanced transposition cutoff hands it to the child's search)
-//! and the key read once: 1,901 a node, the slots 269; and with one Feistel round in place
-//! of a three-round mix: see `tt.rs`.
+//! the slots (code, bucket, tag) 486, against 61 for the old table's key.
 
 use crate::rules::Rules;
 
@@ -36,6 +34,7 @@ pub(crate) struct ShortCode {
     ranked_from: u64,
     /// `offsets[s]`: how many boards hold fewer than `s` seeds, for `s` in `0..=ceiling`.
     offsets: Box<[u64]>,
+    width: u32,
 }
 
 /// A key that keeps the seeds of hole `j` in the low bits of byte `j` (the mover's holes) or
@@ -107,7 +106,7 @@ impl ShortCode {
             offsets.push(below as u64);
             below += size;
         }
-        (!offsets.is_empty()).then(|| ShortCode { nibbles, ranked_from, offsets: offsets.into_boxed_slice() })
+        (!offsets.is_empty()).then(|| ShortCode { nibbles, ranked_from, offsets: offsets.into_boxed_slice(), width })
     }
 
     /// The most seeds on a board that this numbering covers (every board up to it).
@@ -115,16 +114,31 @@ impl ShortCode {
         self.offsets.len() as u32 - 1
     }
 
-    /// The number of `pos`, whose key is `key` and which holds `seeds` seeds;
+    /// The scrambled number of `pos`, whose key is `key` and which holds `seeds` seeds;
     /// `None` above the ceiling.
     #[inline]
     pub fn code<R: Rules>(&self, rules: &R, pos: &R::Position, key: u128, seeds: u32) -> Option<u64> {
         if let Some(number) = self.nibbles.and_then(|n| n.number(key)) {
-            return Some(number);
+            return Some(mix(number, self.width));
         }
         let below = *self.offsets.get(seeds as usize)?;
-        Some(self.ranked_from + below + rules.index(pos))
+        Some(mix(self.ranked_from + below + rules.index(pos), self.width))
     }
+}
+
+/// A bijection of the numbers below `2^width` (`2 <= width <= 64`) that spreads their low
+/// bits: xor-shifts and multiplications by odd constants modulo `2^width`, each invertible,
+/// after the MurmurHash3 finaliser.
+#[inline]
+pub(crate) fn mix(x: u64, width: u32) -> u64 {
+    let mask = u64::MAX >> (64 - width);
+    let shift = width / 2;
+    let mut x = x & mask;
+    x ^= x >> shift;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd) & mask;
+    x ^= x >> shift;
+    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53) & mask;
+    x ^ (x >> shift)
 }
 
 #[cfg(test)]
@@ -132,6 +146,18 @@ mod tests {
     use super::*;
     use crate::dakon::Position;
     use crate::kalah::{CaptureRule, Kalah};
+
+    #[test]
+    fn mixing_is_a_bijection_of_the_width() {
+        for width in [2, 7, 16] {
+            let mut seen = vec![false; 1 << width];
+            for x in 0..1u64 << width {
+                let y = mix(x, width) as usize;
+                assert!(y < seen.len() && !seen[y], "width {width}: {x} collides");
+                seen[y] = true;
+            }
+        }
+    }
 
     #[test]
     fn every_board_up_to_the_ceiling_has_its_own_code() {

@@ -1,10 +1,8 @@
 //! The compact layout: one 64-bit word an entry, eight entries a 64-byte bucket.
 //!
-//! A board's short code (see `code`) of `width` bits is split into the tag (its high bits,
-//! above the low `bucket_bits`: at most [`TAG_BITS`]) and its low bits; the bucket is those
-//! low bits xor a hash of the tag (one round of a Feistel network: from bucket and tag the
-//! low bits, hence the whole code, come back, see [`Compact::locate`]). The entry holds the
-//! tag beside its data:
+//! A board's scrambled short code (see `code`) of `width` bits is split into the bucket (its
+//! low `bucket_bits`) and the tag (the rest, at most [`TAG_BITS`]); the entry holds the tag
+//! beside its data:
 //!
 //! ```text
 //! bit 63          24  23    22..18  17..14  13..7        6..0
@@ -90,12 +88,7 @@ pub(crate) struct Compact {
     /// The buckets' memory: zeroed (every entry unused), mapped as it is used.
     memory: ZeroedMemory,
     bucket_bits: u32,
-    /// `63 - bucket_bits`: the shifts that keep the top `bucket_bits` of the tag's hash.
-    spread_shift: u32,
 }
-
-/// The multiplier of the tag's hash (Fibonacci hashing: 2^64 over the golden ratio, odd).
-const SPREAD: u64 = 0x9E37_79B9_7F4A_7C15;
 
 impl Compact {
     /// A table of at most `bytes` bytes (a power of two buckets, at least one).
@@ -105,8 +98,7 @@ impl Compact {
     pub fn new(bytes: usize) -> Self {
         let wanted = (bytes / std::mem::size_of::<Bucket>()).max(1);
         let bucket_bits = usize::BITS - 1 - wanted.leading_zeros();
-        let memory = ZeroedMemory::new(std::mem::size_of::<Bucket>() << bucket_bits);
-        Compact { memory, bucket_bits, spread_shift: 63 - bucket_bits }
+        Compact { memory: ZeroedMemory::new(std::mem::size_of::<Bucket>() << bucket_bits), bucket_bits }
     }
 
     /// Bytes used by the table.
@@ -119,38 +111,10 @@ impl Compact {
         (self.bucket_bits + TAG_BITS).min(64)
     }
 
-    /// The bucket and tag of a short code below `2^code_width()`: the tag is the code's high
-    /// bits, the bucket its low bits xor the top bits of `tag * SPREAD`, so that boards that
-    /// differ only in their high bits still spread over the buckets. It is a bijection:
-    /// `code = tag << bucket_bits | (bucket ^ spread(tag))` (see [`Compact::code_of`]), so
-    /// two boards share bucket and tag only if they share the code.
+    /// The bucket and tag of a scrambled short code below `2^code_width()`.
     #[inline]
     pub fn locate(&self, code: u64) -> (usize, u64) {
-        let tag = code >> self.bucket_bits;
-        ((code ^ self.spread(tag)) as usize & ((1 << self.bucket_bits) - 1), tag)
-    }
-
-    /// The hash of a tag that [`Compact::locate`] xors into the bucket: below `2^bucket_bits`.
-    #[inline]
-    fn spread(&self, tag: u64) -> u64 {
-        // Two shifts, so that a table of one bucket (a shift of 64) needs no special case.
-        tag.wrapping_mul(SPREAD) >> self.spread_shift >> 1
-    }
-
-    /// Which of the entries that take every new result (`0..WAYS - KEPT`) the board of `tag`
-    /// uses: from bits of the tag's hash that the bucket does not use (the tag itself is the
-    /// code's high bits, the opponent's row, too regular to pick by; measured on Kalah(6,3) at
-    /// 1 MiB: `tag % 7` cost 3 % more nodes).
-    #[inline]
-    fn way_of(&self, tag: u64) -> usize {
-        let bits = (tag.wrapping_mul(SPREAD) >> 16) as u32 as u64;
-        ((bits * (WAYS - KEPT) as u64) >> 32) as usize
-    }
-
-    /// The code that [`Compact::locate`] maps to `bucket` and `tag`: its inverse.
-    #[cfg(test)]
-    fn code_of(&self, bucket: usize, tag: u64) -> u64 {
-        tag << self.bucket_bits | (bucket as u64 ^ self.spread(tag))
+        ((code & ((1 << self.bucket_bits) - 1)) as usize, code >> self.bucket_bits)
     }
 
     #[inline]
@@ -198,7 +162,7 @@ impl Compact {
         }
         let cost = |i: usize| if words[i] & IN_USE == 0 { -1 } else { work_of(words[i]) as i32 };
         let kept = (0..KEPT).min_by_key(|&i| cost(i)).unwrap_or(0);
-        let always = KEPT + self.way_of(tag);
+        let always = KEPT + (tag as usize) % (WAYS - KEPT);
         if cost(kept) <= bounds.work.min(WORK_MAX) as i32 {
             // The costlier result takes the kept entry; the one it displaces moves down.
             bucket.0[always].store(words[kept], Ordering::Relaxed);
@@ -233,24 +197,6 @@ mod tests {
         }
         let b = Bounds { lower: 0, upper: 0, mv: None, work: 60 };
         assert_eq!(unpack(pack(0, 0, b).unwrap(), 0).work, WORK_MAX, "work saturates");
-    }
-
-    #[test]
-    fn bucket_and_tag_give_back_the_code() {
-        // Tables of 1, 2^3 and 2^21 buckets: every code of a range, and codes at the width's top.
-        for bytes in [64, 512, 128 << 20] {
-            let table = Compact { memory: ZeroedMemory::new(64), bucket_bits: (bytes / 64usize).trailing_zeros(), spread_shift: 0 };
-            let table = Compact { spread_shift: 63 - table.bucket_bits, ..table };
-            let top = u64::MAX >> (64 - table.code_width());
-            let mut buckets = std::collections::HashSet::new();
-            for code in (0..1 << 16).chain(top - (1 << 12)..=top) {
-                let (bucket, tag) = table.locate(code);
-                assert!(bucket < 1 << table.bucket_bits && tag < 1 << TAG_BITS);
-                assert_eq!(table.code_of(bucket, tag), code);
-                buckets.insert(bucket);
-            }
-            assert_eq!(buckets.len(), (1usize << table.bucket_bits).min(1 << 16), "the codes spread over every bucket");
-        }
     }
 
     #[test]
