@@ -13,8 +13,11 @@
 //! ```
 //!
 //! A probe reads one line (one cache line, aligned); an escape also counts the escapes before it
-//! in the line (a mask and a popcount per word, at most 7) and reads the exception, so every
-//! probe is O(1). Lines come in groups (a file block's worth, decoded in parallel), each with
+//! in the line (a mask per word, at most 7, added field by field and summed once) and reads
+//! the exception, so every probe is O(1). Measured by callgrind on 1,000,000 random positions
+//! of Dakon's 7-hole tier 11: 259 instructions a probe, the index included, against 219 for a
+//! byte array (1.18 times; before the table of code positions and the out-of-line escape,
+//! 350 against 280). Lines come in groups (a file block's worth, decoded in parallel), each with
 //! its exceptions, in index order, so that loading never holds a second copy. Up to tier 22 an exception is a nibble
 //! (two a byte, the lower first): the rank of `u` among the units outside the line's window,
 //! `u` below the base and `u - 7` above it (at most 16 of them); above tier 22 it is a byte,
