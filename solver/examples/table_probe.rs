@@ -1,26 +1,43 @@
 //! The probe cost of the endgame tables, in memory one byte a position (format 1's reader)
 //! against the compact tiers: the same random positions of one tier probed through the
 //! search's path (seeds on the board, index, value). `scripts/bench-tables` runs it:
-//! `cargo run --release -p dakon-solver --example table_probe -- DIR HOLES TIER [PROBES]`.
+//! `cargo run --release -p dakon-solver --example table_probe -- DIR HOLES TIER [PROBES] [--once]`.
+//!
+//! Each probe is summed over all positions by a function of its own, never inlined
+//! ([`sum_plain`], [`sum_compact`]), so that callgrind can count the instructions of each
+//! alone: with `--once` each runs once, untimed, for
+//! `valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*sum_plain*' --toggle-collect='*sum_compact*'`.
 
 use std::path::Path;
 use std::time::Instant;
 
-use dakon_solver::dakon::Dakon;
+use dakon_solver::dakon::{Dakon, Position};
 use dakon_solver::oracle::Oracle;
 use dakon_solver::rules::Rules;
 use dakon_solver::tables::{TableSet, TierValues};
 
+/// The values of `positions` summed, each read from `bytes` (a byte a position per tier).
+#[inline(never)]
+fn sum_plain(rules: &Dakon, bytes: &[Vec<u8>], positions: &[Position]) -> i64 {
+    positions.iter().map(|p| bytes[rules.seeds_on_board(p) as usize][rules.index(p) as usize] as i8 as i64).sum()
+}
+
+/// The values of `positions` summed, each probed in the compact tiers as the search does.
+#[inline(never)]
+fn sum_compact(tables: &TableSet<Dakon>, positions: &[Position]) -> i64 {
+    positions.iter().map(|p| tables.probe(p).expect("a loaded tier") as i64).sum()
+}
+
 /// Nanoseconds per probe of `positions` with each of two probes, rounds interleaved (so that
 /// the load of a shared machine falls on both alike): the median of `rounds` rounds each, and
 /// the sums of the values found.
-fn median_ns<P>(positions: &[P], rounds: usize, probes: [&dyn Fn(&P) -> i32; 2]) -> [(f64, i64); 2] {
+fn median_ns(positions: &[Position], rounds: usize, probes: [&dyn Fn(&[Position]) -> i64; 2]) -> [(f64, i64); 2] {
     let mut times = [Vec::with_capacity(rounds), Vec::with_capacity(rounds)];
     let mut sums = [0i64; 2];
     for _ in 0..rounds {
         for (which, probe) in probes.iter().enumerate() {
             let started = Instant::now();
-            sums[which] += positions.iter().map(|p| probe(p) as i64).sum::<i64>();
+            sums[which] += probe(positions);
             times[which].push(started.elapsed().as_secs_f64() * 1e9 / positions.len() as f64);
         }
     }
@@ -45,7 +62,9 @@ fn huge_page_bytes(len: usize) -> Vec<u8> {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: table_probe DIR HOLES TIER [PROBES]";
+    let usage = "usage: table_probe DIR HOLES TIER [PROBES] [--once]";
+    let once = args.iter().any(|a| a == "--once");
+    let args: Vec<&String> = args.iter().filter(|a| *a != "--once").collect();
     let dir = Path::new(args.get(1).expect(usage));
     let holes: usize = args.get(2).expect(usage).parse().expect(usage);
     let tier: u32 = args.get(3).expect(usage).parse().expect(usage);
@@ -77,8 +96,14 @@ fn main() {
             rules.position_at(tier, state % rules.tier_size(tier))
         })
         .collect();
-    let plain_probe = |p: &_| bytes[rules.seeds_on_board(p) as usize][rules.index(p) as usize] as i8 as i32;
-    let compact_probe = |p: &_| tables.probe(p).expect("a loaded tier");
+    if once {
+        let (plain, compact) = (sum_plain(&rules, &bytes, &positions), sum_compact(&tables, &positions));
+        assert_eq!(plain, compact, "both give the same values");
+        println!("holes {holes} tier {tier}: {probes} probes of each kind, once (for callgrind)");
+        return;
+    }
+    let plain_probe = |p: &[Position]| sum_plain(&rules, &bytes, p);
+    let compact_probe = |p: &[Position]| sum_compact(&tables, p);
     let [(plain, plain_sum), (compact, compact_sum)] = median_ns(&positions, 9, [&plain_probe, &compact_probe]);
     assert_eq!(plain_sum, compact_sum, "both give the same values");
     println!(

@@ -2,7 +2,7 @@
 //! seeds, the perfect index of a board among them, and the order in which the table builder
 //! solves one tier.
 
-use super::{key, Player, Position, Side};
+use super::{Player, Position, Side};
 use crate::composition;
 
 /// How many boards of `holes` holes per row hold exactly `seeds` seeds.
@@ -19,7 +19,13 @@ pub(crate) fn tier_size(holes: usize, seeds: u32) -> u64 {
 /// Panics if the tier has `2^64` boards or more.
 #[inline]
 pub(crate) fn index(pos: &Position) -> u64 {
-    u64::try_from(composition::rank(&key::board_bytes(pos)[..2 * pos.holes()])).expect("tier too large to index in 64 bits")
+    // The holes read straight from the lanes (the mover's row, then the opponent's): the
+    // search and the tables ask this for every probe.
+    let n = pos.holes();
+    let mut holes = [0u8; 32];
+    holes[..16].copy_from_slice(&pos.lane(0).to_le_bytes());
+    holes[n..n + 16].copy_from_slice(&pos.lane(1).to_le_bytes());
+    composition::rank_u64(&holes[..2 * n - 1])
 }
 
 /// The board at `index` in tier `seeds`, player 0 to move, empty stores: the inverse of

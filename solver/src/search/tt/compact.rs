@@ -74,10 +74,14 @@ fn work_of(word: u64) -> u8 {
     ((word >> WORK_SHIFT) as u8) & WORK_MAX
 }
 
+/// Whether entry `word` is in use and holds `tag`: the in-use bit sits just below the tag, so
+/// one shift and one comparison test both.
 #[inline]
 fn holds(word: u64, tag: u64) -> bool {
-    word & IN_USE != 0 && word >> TAG_SHIFT == tag
+    word >> (TAG_SHIFT - 1) == (tag << 1 | 1)
 }
+
+const _: () = assert!(IN_USE == 1 << (TAG_SHIFT - 1));
 
 /// A fixed array of compact buckets.
 pub(crate) struct Compact {
