@@ -281,15 +281,48 @@ fn a_best_move_marked_proven_achieves_the_lower_bound() {
 }
 
 #[test]
+fn moves_valued_in_rounds_agree_with_minimax_and_only_narrow() {
+    for plan in plans() {
+        let (seed, _, _) = plan.random;
+        let mut rng = ChaCha8Rng::seed_from_u64(seed + 100);
+        let rules = RuleSet::new(plan.name, 5).unwrap();
+        let mut reference = Minimax::new(rules);
+        let solver = solver_of(rules, 1, 1 << 14);
+        for _ in 0..20 {
+            let pos = random_position(&mut rng, 5, 16);
+            let here = format!("{} {pos}", plan.name);
+            let truth: Vec<i32> = rules.legal_moves(&pos).as_slice().iter().map(|&mv| reference.move_value(&pos, mv)).collect();
+            let mut analysis = solver.move_analysis(&pos, &[]);
+            let mut nodes = 8;
+            let mut last = analysis.values();
+            while !analysis.is_done() {
+                analysis.round(&solver, &Limits { nodes: Some(nodes), ..Limits::default() });
+                let now = analysis.values();
+                for ((m, before), want) in now.iter().zip(&last).zip(&truth) {
+                    assert!(m.lower <= *want && *want <= m.upper, "move {} of {here}: {want} in [{}, {}]", m.mv, m.lower, m.upper);
+                    assert!(m.lower >= before.lower && m.upper <= before.upper, "move {} of {here} widened", m.mv);
+                }
+                last = now;
+                nodes *= 2;
+            }
+            assert_eq!(last.iter().map(|m| m.lower).collect::<Vec<_>>(), truth, "{here}");
+        }
+    }
+}
+
+#[test]
 fn concurrent_callers_share_one_solver() {
-    for threads in [1, 2] {
+    for threads in [1, 2, 3] {
         concurrent_callers(threads);
     }
 }
 
 fn concurrent_callers(threads: usize) {
     let holes = 5;
-    let shared = solver(holes, threads, 1 << 14);
+    // Three threads: each test takes 1, 2 or 3 of them in turn, as a server's share changes.
+    let turn = std::sync::atomic::AtomicUsize::new(0);
+    let width = move || turn.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % 3 + 1;
+    let shared = if threads == 3 { solver(holes, threads, 1 << 14).with_width(Arc::new(width)) } else { solver(holes, threads, 1 << 14) };
     let mut rng = ChaCha8Rng::seed_from_u64(6);
     let positions: Vec<Position> = (0..400).map(|_| random_position(&mut rng, holes, 16)).collect();
     let mut reference = minimax_of(holes);

@@ -40,9 +40,9 @@ use service::Service;
 /// server answers a JSON API for scripts: /api/analyse (every move's value, as `best --json`),
 /// /api/play (the position after a move) and /api/status (the load); see the README.
 ///
-/// Searches run at most --threads at once, each on one thread, sharing one transposition
-/// table per board size; up to --queue more wait, and beyond that a request gets 503. A
-/// client that goes away stops its search; identical requests share one search; recent exact
+/// Searches run at most --threads at once, sharing --threads cores evenly (a search running
+/// alone uses them all) and one transposition table per board size; up to --queue more wait,
+/// and beyond that a request gets 503. A client that goes away stops its search; identical requests share one search; recent exact
 /// answers are kept. Ctrl-C stops the server, ending running searches with the bounds proven.
 ///
 /// Every exact value and proven bound is kept in the results database (--db FILE; by default
@@ -65,7 +65,8 @@ pub struct Args {
     /// this machine only.
     #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR")]
     bind: SocketAddr,
-    /// Searches that run at once, each on one thread [default: all cores].
+    /// Searches that run at once, sharing this many cores: one alone uses them all [default:
+    /// all cores].
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=1024).map(usize::from))]
     threads: Option<usize>,
     /// Searches that may wait for a thread; requests beyond get 503 at once.
@@ -119,10 +120,13 @@ async fn serve(args: Args) -> Result<(), CliError> {
     let shutdown = CancellationToken::new();
     let db_path = (!args.no_db).then(|| args.db.path());
     let db = db_path.as_deref().map(ResultsDb::open).transpose().map_err(CliError::Input)?;
-    let registry = Registry::new(RuleSet(args.rules.rules), args.tt_mb << 20, args.probe.clone());
+    let pool = SearchPool::new(threads, args.queue);
+    // A search's threads: the slots, but never more than the cores.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let registry = Registry::new(RuleSet(args.rules.rules), args.tt_mb << 20, args.probe.clone(), threads.min(cores), pool.fair_width());
     let service = Arc::new(Service::new(
         registry,
-        SearchPool::new(threads, args.queue),
+        pool,
         args.cache,
         Duration::from_secs_f64(args.time_limit),
         Duration::from_secs_f64(args.refine_limit),

@@ -23,6 +23,10 @@
 //! one that succeeds, tests far above the value are not cheap, and galloping on from the top
 //! and bisecting costs two or three failing tests where an aimed one needs one.
 //!
+//! A [`Narrowing`] keeps the tests done, the phase and the guess, so a caller that gives a
+//! position its budget in installments (the rounds of an analysis) goes on where the last
+//! one stopped; a test a budget cut is asked again (what it proved is in the table).
+//!
 //! Every bound and test lies on the parity of the seeds on the board (a future gain has it,
 //! see `crate::rules`): "at least 7" on a board of 48 seeds is "at least 8", and bisection
 //! halves the values the bracket can still hold.
@@ -99,62 +103,99 @@ enum Phase {
     Aim { streak: u32, rising: bool },
 }
 
+/// A narrowing of the proven bracket of one position's future gain that can stop when its
+/// budget runs out and go on later with another: the tests done, the phase and the guess
+/// are kept, so a later budget starts where the last one stopped (the test it cut is asked
+/// again, from what the transposition table kept of it).
+#[derive(Clone, Debug)]
+pub(crate) struct Narrowing {
+    bracket: Bracket,
+    target: i32,
+    phase: Phase,
+    tests: u32,
+}
+
+impl Narrowing {
+    /// A narrowing of `bracket` (proven bounds of the future gain of a position with `seeds`
+    /// seeds on the board) whose first test asks "at least `first`?".
+    pub fn new(mut bracket: Bracket, seeds: u32, first: i32) -> Narrowing {
+        // Every bound and test lies on the parity of the seeds (see `crate::rules`).
+        (bracket.lower, bracket.upper) = (parity_ceil(bracket.lower, seeds), parity_floor(bracket.upper, seeds));
+        Narrowing { bracket, target: first, phase: Phase::Gallop { below: 0 }, tests: 0 }
+    }
+
+    /// The bounds proven so far.
+    pub fn bracket(&self) -> Bracket {
+        self.bracket
+    }
+
+    /// Narrows the bracket of `pos` (the position this narrowing was made for) by galloping
+    /// down, bisection or aimed tests (see the [module documentation](self)), until exact or
+    /// until `budget` runs out. `observer` hears of every test as it ends.
+    ///
+    /// Returns the bracket: proven bounds, within those it had before.
+    pub fn run<R: Rules>(
+        &mut self,
+        solver: &Solver<R>,
+        pos: &R::Position,
+        budget: &Budget,
+        observer: Option<&dyn Fn(&Progress)>,
+    ) -> Bracket {
+        let k = solver.rules.seeds_on_board(pos);
+        let bracket = &mut self.bracket;
+        while bracket.lower < bracket.upper {
+            let target = parity_ceil(self.target.clamp(bracket.lower + 1, bracket.upper), k);
+            let at_bottom =
+                matches!(self.phase, Phase::Gallop { .. }) && self.tests == BOTTOM_AFTER && target == parity_ceil(bracket.lower + 1, k);
+            // The bottom test expects every move to be refuted by the opponent taking every
+            // seed left: asked move by move, each child gets that cheap test first.
+            let answer = if at_bottom { solver.move_by_move(pos, target, budget) } else { null_window(solver, pos, target, budget) };
+            let Some((value, mv)) = answer else { break };
+            let success = value >= target;
+            if success {
+                (bracket.lower, bracket.best_move) = (parity_ceil(value, k), mv);
+            } else {
+                bracket.upper = parity_floor(value, k);
+            }
+            self.tests += 1;
+            if let Some(observer) = observer {
+                observer(&Progress { target, value, lower: bracket.lower, upper: bracket.upper, nodes: budget.nodes() });
+            }
+            (self.phase, self.target) = match self.phase {
+                Phase::Gallop { .. } if success && !at_bottom => (Phase::Bisect, midpoint(bracket, k)),
+                Phase::Gallop { .. } if self.tests > BOTTOM_AFTER => {
+                    (Phase::Aim { streak: 0, rising: true }, estimate(&solver.rules, pos, ESTIMATE_NODES))
+                }
+                // Is the lower bound the value? (Once, after the first failures.)
+                Phase::Gallop { below } if self.tests == BOTTOM_AFTER => (Phase::Gallop { below }, bracket.lower + 1),
+                Phase::Gallop { below } => {
+                    (Phase::Gallop { below: below.saturating_mul(2).saturating_add(1) }, bracket.upper.saturating_sub(below))
+                }
+                Phase::Bisect => (Phase::Bisect, midpoint(bracket, k)),
+                Phase::Aim { streak, rising } => {
+                    let streak = if rising == success { streak + 1 } else { 1 };
+                    // One parity step at a time, then doubling.
+                    let step = 2i32.saturating_mul(1 << streak.saturating_sub(PATIENCE).min(20));
+                    let next = if success { bracket.lower.saturating_add(step) } else { bracket.upper.saturating_sub(step - 2) };
+                    (Phase::Aim { streak, rising: success }, next)
+                }
+            };
+        }
+        *bracket
+    }
+}
+
 /// Narrows `bracket` (proven bounds of the future gain of `pos`) with a first test of "at
-/// least `first`", then by galloping down, bisection or aimed tests (see the [module
-/// documentation](self)), until exact or until the budget runs out. `observer` hears of every
-/// test as it ends.
+/// least `first`", then as [`Narrowing::run`] does, until exact or until the budget runs out.
 pub(crate) fn narrow<R: Rules>(
     solver: &Solver<R>,
     pos: &R::Position,
-    mut bracket: Bracket,
+    bracket: Bracket,
     first: i32,
     budget: &Budget,
     observer: Option<&dyn Fn(&Progress)>,
 ) -> Bracket {
-    // Every bound and test lies on the parity of the seeds (see `crate::rules`).
-    let k = solver.rules.seeds_on_board(pos);
-    (bracket.lower, bracket.upper) = (parity_ceil(bracket.lower, k), parity_floor(bracket.upper, k));
-    let mut target = first;
-    let mut phase = Phase::Gallop { below: 0 };
-    let mut tests = 0;
-    while bracket.lower < bracket.upper {
-        target = parity_ceil(target.clamp(bracket.lower + 1, bracket.upper), k);
-        let at_bottom = matches!(phase, Phase::Gallop { .. }) && tests == BOTTOM_AFTER && target == parity_ceil(bracket.lower + 1, k);
-        // The bottom test expects every move to be refuted by the opponent taking every seed
-        // left: asked move by move, each child gets that cheap test first.
-        let answer = if at_bottom { solver.move_by_move(pos, target, budget) } else { null_window(solver, pos, target, budget) };
-        let Some((value, mv)) = answer else { break };
-        let success = value >= target;
-        if success {
-            (bracket.lower, bracket.best_move) = (parity_ceil(value, k), mv);
-        } else {
-            bracket.upper = parity_floor(value, k);
-        }
-        tests += 1;
-        if let Some(observer) = observer {
-            observer(&Progress { target, value, lower: bracket.lower, upper: bracket.upper, nodes: budget.nodes() });
-        }
-        (phase, target) = match phase {
-            Phase::Gallop { .. } if success && !at_bottom => (Phase::Bisect, midpoint(&bracket, k)),
-            // Is the lower bound the value? (Once, after the first failures.)
-            Phase::Gallop { below } if tests == BOTTOM_AFTER => (Phase::Gallop { below }, bracket.lower + 1),
-            Phase::Gallop { .. } if tests > BOTTOM_AFTER => {
-                (Phase::Aim { streak: 0, rising: true }, estimate(&solver.rules, pos, ESTIMATE_NODES))
-            }
-            Phase::Gallop { below } => {
-                (Phase::Gallop { below: below.saturating_mul(2).saturating_add(1) }, bracket.upper.saturating_sub(below))
-            }
-            Phase::Bisect => (Phase::Bisect, midpoint(&bracket, k)),
-            Phase::Aim { streak, rising } => {
-                let streak = if rising == success { streak + 1 } else { 1 };
-                // One parity step at a time, then doubling.
-                let step = 2i32.saturating_mul(1 << streak.saturating_sub(PATIENCE).min(20));
-                let next = if success { bracket.lower.saturating_add(step) } else { bracket.upper.saturating_sub(step - 2) };
-                (Phase::Aim { streak, rising: success }, next)
-            }
-        };
-    }
-    bracket
+    Narrowing::new(bracket, solver.rules.seeds_on_board(pos), first).run(solver, pos, budget, observer)
 }
 
 /// The middle of the open bracket on the parity lattice: a test in `(lower, upper]`.

@@ -14,8 +14,11 @@
 //!   upper bound until a test succeeds, then bisection) that closes the bracket of proven
 //!   bounds; [`Solver::solve_with`] starts it from a bound proven elsewhere and reports every
 //!   test to an observer;
-//! - `parallel`: all worker threads search each test together (shared table, simplified
-//!   ABDADA); `budget`: time, node and Ctrl-C limits;
+//! - `analysis`: every move of a position valued in rounds, each move's driver kept
+//!   between them ([`MoveAnalysis`]);
+//! - `parallel`: the worker threads search each test together (shared table, simplified
+//!   ABDADA), as many as the solver's [`Width`] allows; `budget`: time, node and Ctrl-C
+//!   limits;
 //! - `pv`: the principal variation, every move proven optimal.
 //!
 //! A search stopped by a limit returns the bounds proven so far. Results never depend on the
@@ -52,6 +55,7 @@
 //! ```
 
 mod alphabeta;
+mod analysis;
 mod budget;
 mod driver;
 mod estimate;
@@ -68,10 +72,12 @@ use std::time::Duration;
 use crate::opening::{best_turn, TurnLimits};
 use crate::oracle::Oracle;
 use crate::rules::Rules;
+pub use analysis::MoveAnalysis;
 use budget::Budget;
 use driver::{narrow, Bracket};
 use ordering::Children;
-use parallel::{null_window, Busy};
+pub use parallel::Width;
+use parallel::{null_window, Busy, Helpers};
 use pv::principal_variation;
 use tt::Table;
 
@@ -193,9 +199,10 @@ pub struct Solver<R: Rules> {
     oracle: Option<Arc<dyn Oracle<R>>>,
     table: Table<R>,
     busy: Busy,
-    /// The worker threads of every search when `config.threads > 1`; the calling thread alone
-    /// otherwise.
+    /// The helper threads of every search when `config.threads > 1` (`threads - 1` of them:
+    /// the calling thread is a worker too); none otherwise.
     pool: Option<rayon::ThreadPool>,
+    helpers: Helpers,
 }
 
 impl<R: Rules> Solver<R> {
@@ -207,13 +214,34 @@ impl<R: Rules> Solver<R> {
     pub fn new(rules: R, config: Config, oracle: Option<Arc<dyn Oracle<R>>>) -> Self {
         let pool = (config.threads > 1).then(|| {
             rayon::ThreadPoolBuilder::new()
-                .num_threads(config.threads)
-                .thread_name(|i| format!("search-{i}"))
+                .num_threads(config.threads - 1)
+                .thread_name(|i| format!("search-{}", i + 1))
                 .build()
                 .expect("cannot start the search threads")
         });
         let table = Table::new(&rules, config.tt_bytes);
-        Solver { rules, oracle, table, busy: Busy::new(), pool }
+        let helpers = Helpers::new(config.threads.saturating_sub(1), None);
+        Solver { rules, oracle, table, busy: Busy::new(), pool, helpers }
+    }
+
+    /// This solver with each null-window test using only as many threads as `width` says
+    /// when it starts (at least the calling thread, at most [`Solver::threads`]), instead of
+    /// all of them: for a server whose searches share the cores, so that a search running
+    /// alone uses them all and one of several only its own.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use dakon_solver::dakon::{Dakon, Position};
+    /// use dakon_solver::search::{Config, Limits, Solver};
+    ///
+    /// let alone = Solver::new(Dakon::new(4).unwrap(), Config { threads: 2, tt_bytes: 1 << 20 }, None).with_width(Arc::new(|| 1));
+    /// let start = Position::start(4, 4).unwrap();
+    /// let both = Solver::new(Dakon::new(4).unwrap(), Config { threads: 2, tt_bytes: 1 << 20 }, None);
+    /// assert_eq!(alone.solve(&start, &Limits::default()).lower, both.solve(&start, &Limits::default()).lower);
+    /// ```
+    pub fn with_width(mut self, width: Width) -> Self {
+        self.helpers.set_width(width);
+        self
     }
 
     /// The rules this solver plays by.
@@ -228,7 +256,7 @@ impl<R: Rules> Solver<R> {
 
     /// Worker threads per search.
     pub fn threads(&self) -> usize {
-        self.pool.as_ref().map_or(1, |pool| pool.current_num_threads())
+        self.pool.as_ref().map_or(1, |pool| pool.current_num_threads() + 1)
     }
 
     /// Solves `pos`: exact future gain unless a limit stopped it, then proven bounds. The
@@ -378,10 +406,36 @@ impl<R: Rules> Solver<R> {
     /// played), best first, ties by move. Moves a limit stopped keep the bounds proven so far.
     pub fn analyse_moves(&self, pos: &R::Position, limits: &Limits) -> Vec<MoveValue> {
         let budget = Budget::new(limits);
-        let mut values: Vec<MoveValue> =
-            self.rules.legal_moves(pos).as_slice().iter().map(|&mv| self.value_move(pos, mv, None, &budget)).collect();
+        let mut analysis = self.move_analysis(pos, &[]);
+        for index in 0..analysis.values().len() {
+            analysis.advance(self, index, &budget);
+        }
+        let mut values = analysis.values();
         values.sort_by_key(|m| (Reverse(m.lower), Reverse(m.upper), m.mv));
         values
+    }
+
+    /// Every legal move of `pos` ready to be valued in rounds ([`MoveAnalysis::round`]), each
+    /// from its bounds in `known` (**proven elsewhere**, e.g. by the position's value or a
+    /// results database: a wrong bound makes the result wrong), for callers that share time
+    /// between the moves.
+    ///
+    /// ```
+    /// use dakon_solver::dakon::{Dakon, Position};
+    /// use dakon_solver::search::{Config, Limits, Solver};
+    ///
+    /// let solver = Solver::new(Dakon::new(3).unwrap(), Config { threads: 1, tt_bytes: 1 << 20 }, None);
+    /// let start = Position::start(3, 3).unwrap();
+    /// let mut analysis = solver.move_analysis(&start, &[]);
+    /// while !analysis.is_done() {
+    ///     analysis.round(&solver, &Limits { nodes: Some(100), ..Limits::default() });
+    /// }
+    /// let mut all = solver.analyse_moves(&start, &Limits::default());
+    /// all.sort_by_key(|m| m.mv);
+    /// assert_eq!(analysis.values(), all);
+    /// ```
+    pub fn move_analysis(&self, pos: &R::Position, known: &[MoveValue]) -> MoveAnalysis<R> {
+        MoveAnalysis::new(self, pos, self.rules.legal_moves(pos).as_slice(), known)
     }
 
     /// The value of the legal move `mv` of `pos` alone (as [`Solver::analyse_moves`] values
@@ -404,7 +458,7 @@ impl<R: Rules> Solver<R> {
     /// # Panics
     /// May panic, or return nonsense, if `mv` is not a legal move of `pos`.
     pub fn analyse_move(&self, pos: &R::Position, mv: u8, limits: &Limits) -> MoveValue {
-        self.value_move(pos, mv, None, &Budget::new(limits))
+        self.analyse_move_within(pos, mv, &MoveValue { mv, lower: i32::MIN, upper: i32::MAX }, limits)
     }
 
     /// [`Solver::analyse_move`] starting from `known`, bounds of the move **proven elsewhere**
@@ -414,30 +468,9 @@ impl<R: Rules> Solver<R> {
     /// # Panics
     /// May panic, or return nonsense, if `mv` is not a legal move of `pos`.
     pub fn analyse_move_within(&self, pos: &R::Position, mv: u8, known: &MoveValue, limits: &Limits) -> MoveValue {
-        let proven = self.value_move(pos, mv, Some(known), &Budget::new(limits));
+        let mut analysis = MoveAnalysis::new(self, pos, &[mv], std::slice::from_ref(known));
+        analysis.round(self, limits);
+        let proven = analysis.values()[0].clone();
         MoveValue { mv, lower: proven.lower.max(known.lower), upper: proven.upper.min(known.upper) }
-    }
-
-    /// The bounds of move `mv` of `pos` proven within `budget`, from the move's `known` bounds
-    /// if given.
-    fn value_move(&self, pos: &R::Position, mv: u8, known: Option<&MoveValue>, budget: &Budget) -> MoveValue {
-        let step = self.rules.play(pos, mv);
-        let k = self.rules.seeds_on_board(&step.next) as i32;
-        let sign = if step.same_mover { 1 } else { -1 };
-        // Solve the child as `solve` would: from its mover's best turn, first asking whether
-        // that mover takes every seed.
-        let mut start = Bracket::seeds(k);
-        start.lower = self.turn_bound(&step.next).map_or(start.lower, |lower| lower.clamp(-k, k));
-        if let Some(known) = known {
-            // The move's bounds as the child's: move = gain + sign * child.
-            // (In i64: an unknown bound may be `i32::MIN`.)
-            let child = |v: i32| (i64::from(sign) * (i64::from(v) - i64::from(step.gain))).clamp(-i64::from(k), i64::from(k)) as i32;
-            let (a, b) = (child(known.lower), child(known.upper));
-            start.lower = start.lower.max(a.min(b));
-            start.upper = a.max(b).max(start.lower);
-        }
-        let child = narrow(self, &step.next, start, k, budget, None);
-        let (a, b) = (step.gain + sign * child.lower, step.gain + sign * child.upper);
-        MoveValue { mv, lower: a.min(b), upper: a.max(b) }
     }
 }

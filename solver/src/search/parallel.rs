@@ -5,14 +5,20 @@
 //! answers for all: each answer is a proof, so the result does not depend on the number of
 //! threads or on their timing.
 //!
+//! The calling thread is one of the workers; the others are *helpers* from the solver's pool
+//! of `threads - 1`. Each test takes as many helpers as are idle and its [`Width`] allows,
+//! asked as the test starts: a server running several searches on the machine's cores lets a
+//! search that runs alone use all of them, and one of several only its own thread. A helper
+//! is only started when a pool thread is free, so a test never waits for another search's.
+//!
 //! Measured on 5 random 7 x 7 middle games: 2 threads visit 6% more nodes in all than 1
 //! thread, split evenly between them, so on two free cores a solve takes about 0.53 times as
 //! long (the shared 2-core machine of this project gave noisy wall-clock times; rerun
 //! `scripts/bench-solve` on a quiet one).
 
 use std::hash::Hash;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use super::alphabeta::Worker;
 use super::budget::Budget;
@@ -61,8 +67,42 @@ impl Busy {
     }
 }
 
+/// How many threads (the caller's included) one null-window test may use, asked as it starts;
+/// see [`crate::search::Solver::with_width`].
+pub type Width = Arc<dyn Fn() -> usize + Send + Sync>;
+
+/// The solver's idle helper threads and the width that limits how many a test takes.
+pub(crate) struct Helpers {
+    idle: AtomicUsize,
+    width: Option<Width>,
+}
+
+impl Helpers {
+    /// `pool` idle helpers, every one of them taken by each test unless `width` says fewer.
+    pub fn new(pool: usize, width: Option<Width>) -> Self {
+        Helpers { idle: AtomicUsize::new(pool), width }
+    }
+
+    /// Takes the helpers a test may use now (none when all are busy with other searches).
+    fn claim(&self) -> usize {
+        let wanted = self.width.as_ref().map_or(usize::MAX, |width| width().saturating_sub(1));
+        let before = self.idle.fetch_update(Ordering::AcqRel, Ordering::Acquire, |idle| Some(idle - idle.min(wanted)));
+        before.map_or(0, |idle| idle.min(wanted))
+    }
+
+    /// Gives back helpers that `claim` took, once their work has ended.
+    fn release(&self, helpers: usize) {
+        self.idle.fetch_add(helpers, Ordering::AcqRel);
+    }
+
+    /// Replaces the width.
+    pub fn set_width(&mut self, width: Width) {
+        self.width = Some(width);
+    }
+}
+
 /// Whether the future gain of `pos` is at least `target`: the null-window search
-/// `(target - 1, target)` on every worker of the solver. Returns the fail-soft value (`>= target`
+/// `(target - 1, target)` on the calling thread and the helpers it may take. Returns the fail-soft value (`>= target`
 /// with the move that proved it, or `< target`), or `None` if the budget ran out first.
 pub(crate) fn null_window<R: Rules>(solver: &Solver<R>, pos: &R::Position, target: i32, budget: &Budget) -> Option<(i32, Option<u8>)> {
     if !budget.charge(0) {
@@ -79,11 +119,16 @@ pub(crate) fn null_window<R: Rules>(solver: &Solver<R>, pos: &R::Position, targe
             abort.store(true, Ordering::Relaxed);
         }
     };
+    let helpers = solver.pool.as_ref().map_or(0, |_| solver.helpers.claim());
     match &solver.pool {
-        Some(pool) => {
-            pool.broadcast(|_| work(true));
-        }
-        None => work(false),
+        Some(pool) if helpers > 0 => pool.in_place_scope(|scope| {
+            for _ in 0..helpers {
+                scope.spawn(|_| work(true));
+            }
+            work(true);
+        }),
+        _ => work(false),
     }
+    solver.helpers.release(helpers);
     answer.into_inner().unwrap_or_else(|e| e.into_inner())
 }

@@ -5,6 +5,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
+use dakon_solver::search::Width;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::api_error::ApiError;
@@ -40,6 +41,15 @@ impl SearchPool {
     /// Slots in all.
     pub fn size(&self) -> usize {
         self.size
+    }
+
+    /// The threads each running search may use, as a solver's [`Width`]: the slots shared
+    /// evenly between the searches running (a search alone uses them all, each of a full
+    /// pool its own). Asked as each null-window test starts, so a search that began alone
+    /// gives its helpers back at its next test once others start.
+    pub fn fair_width(&self) -> Width {
+        let (slots, size) = (self.slots.clone(), self.size);
+        Arc::new(move || size / (size - slots.available_permits()).max(1))
     }
 
     /// Places in the wait queue.
@@ -78,6 +88,19 @@ impl Drop for LeaveQueue<'_> {
 mod tests {
     use super::SearchPool;
     use crate::commands::serve::api_error::ApiError;
+
+    #[tokio::test]
+    async fn a_search_alone_may_use_every_slot_and_each_of_a_full_pool_its_own() {
+        let pool = SearchPool::new(2, 1);
+        let width = pool.fair_width();
+        let first = pool.acquire().await.unwrap();
+        assert_eq!(width(), 2);
+        let second = pool.acquire().await.unwrap();
+        assert_eq!(width(), 1);
+        drop(first);
+        assert_eq!(width(), 2);
+        drop(second);
+    }
 
     #[tokio::test]
     async fn searches_beyond_the_slots_and_the_queue_are_refused_and_the_queue_empties_again() {

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use dakon_solver::dakon::{Position, MAX_HOLES};
 use dakon_solver::ruleset;
-use dakon_solver::search::{Config, Solver};
+use dakon_solver::search::{Config, Solver, Width};
 use tokio::sync::OnceCell;
 
 use super::api_error::ApiError;
@@ -38,16 +38,21 @@ pub struct Registry {
     boards: HashMap<Board, OnceCell<Arc<BoardSolver>>>,
     table_bytes: usize,
     probe: ProbeArgs,
+    /// Threads of each solver: the server's search slots.
+    threads: usize,
+    /// How many of them a search may use now (see `SearchPool::fair_width`).
+    width: Width,
 }
 
 impl Registry {
     /// A registry of the boards of `rules`, whose solvers share `total_bytes` of
-    /// transposition table between them and find their endgame tables with `probe`.
-    pub fn new(rules: RuleSet, total_bytes: usize, probe: ProbeArgs) -> Registry {
+    /// transposition table between them and find their endgame tables with `probe`; each
+    /// solver has `threads` threads, of which a search uses as many as `width` says.
+    pub fn new(rules: RuleSet, total_bytes: usize, probe: ProbeArgs, threads: usize, width: Width) -> Registry {
         let boards: HashMap<Board, OnceCell<Arc<BoardSolver>>> =
             (1..=MAX_HOLES).map(|holes| (Board { rules, holes }, OnceCell::new())).collect();
         let table_bytes = total_bytes / boards.len();
-        Registry { rules, boards, table_bytes, probe }
+        Registry { rules, boards, table_bytes, probe, threads, width }
     }
 
     /// The rules this server plays.
@@ -75,14 +80,14 @@ impl Registry {
         let board = Board { rules: rule_set, holes: position.holes() };
         let rules = rule_set.rules_for(position);
         let cell = self.boards.get(&board).ok_or_else(|| ApiError::BadRequest(format!("no board of {} holes per row", board.holes)))?;
-        let config = Config { threads: 1, tt_bytes: self.table_bytes };
-        let probe = self.probe.clone();
+        let config = Config { threads: self.threads, tt_bytes: self.table_bytes };
+        let (probe, width) = (self.probe.clone(), self.width.clone());
         let made = cell
             .get_or_try_init(|| async move {
                 let load = move || {
                     let oracle = probe.open(rules).map_err(|e| ApiError::Failure(e.to_string()))?;
                     let tables = oracle.is_some();
-                    Ok(Arc::new(BoardSolver { solver: Solver::new(rules, config, oracle), tables }))
+                    Ok(Arc::new(BoardSolver { solver: Solver::new(rules, config, oracle).with_width(width), tables }))
                 };
                 tokio::task::spawn_blocking(load).await.map_err(|e| ApiError::Failure(format!("loading the solver failed: {e}")))?
             })

@@ -1,11 +1,12 @@
 //! Valuing every move of a position when time is short. First the position itself: its value
 //! and a best move, which the search usually proves quickly (in sowing games the first test,
 //! "does the mover take every seed?", often settles it). Then the other moves in rounds: in
-//! each round every move not yet exact gets a node budget, doubled from round to round, until
-//! all are exact or the time is up. A hard move thereby cannot take all the time while the
+//! each round every move not yet exact gets a node budget, doubled from round to round (the
+//! last one open: the time left), until all are exact or the time is up. A hard move thereby cannot take all the time while the
 //! others wait (as when moves are valued one after the other), and every move ends with the
 //! tightest bounds its share of the time proved; bounds proven in one round stay in the
-//! transposition table, so the next round goes on from them.
+//! transposition table, and each move's driver keeps its tests and phase
+//! ([`dakon_solver::search::MoveAnalysis`]), so the next round goes on from them.
 //!
 //! Measured on the 7 x 7 position after the opening moves 7 and 8 (`13,13,4,13,13,5,13/6,2,0,1,3,0,4
 //! 0/8 0`), one thread, 5 s, busy machine: valued one after the other (as `analyse_moves`
@@ -49,11 +50,12 @@ pub fn value_every_move<R: Rules>(
         |nodes: Option<u64>| Limits { time: deadline.map(|d| d.saturating_duration_since(Instant::now())), nodes, stop: stop.clone() };
     let mut solution = solver.solve_with(pos, &limits(None), prior.solve_options(solver.turn_bound(pos)));
     prior.narrow(&mut solution);
-    let legal = solver.rules().legal_moves(pos);
     // Every move is worth at most the position. (The solution's best move is not taken as
     // exact: when its line ran out of time it may be the move ordering's first guess; the
     // table makes valuing it again cheap.)
-    let mut moves: Vec<MoveValue> = legal
+    let known: Vec<MoveValue> = solver
+        .rules()
+        .legal_moves(pos)
         .as_slice()
         .iter()
         .map(|&mv| {
@@ -64,18 +66,23 @@ pub fn value_every_move<R: Rules>(
             known
         })
         .collect();
+    // Each move goes on in every round from where its last round stopped.
+    let mut analysis = solver.move_analysis(pos, &known);
     let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d) || stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
     let mut nodes = FIRST_ROUND_NODES;
-    loop {
-        for known in moves.iter_mut().filter(|m| m.lower < m.upper) {
-            let earlier = known.clone();
-            *known = solver.analyse_move_within(pos, earlier.mv, &earlier, &limits(Some(nodes)));
-        }
-        if moves.iter().all(|m| m.lower >= m.upper) || out_of_time() {
-            break;
-        }
+    while !analysis.is_done() && !out_of_time() {
+        // The last open move has no other to share with: a node budget would only cut its
+        // test, to be asked again in the next round.
+        analysis.round(solver, &limits((analysis.open() > 1).then_some(nodes)));
         nodes = nodes.saturating_mul(2);
     }
+    // The moves' bounds within what was known (a prior exact value needs no search).
+    let moves = analysis
+        .values()
+        .into_iter()
+        .zip(&known)
+        .map(|(proven, known)| MoveValue { mv: proven.mv, lower: proven.lower.max(known.lower), upper: proven.upper.min(known.upper) })
+        .collect();
     Valued { solution, moves }
 }
 

@@ -1,0 +1,41 @@
+//! Values every move of one position as `dakon serve` does (the position first, then every
+//! move from the bound the position's value puts on it, [`Solver::move_analysis`]) and
+//! prints what each took: where an analysis spends its work (node counts do not depend on
+//! the machine's load; the times do).
+//! `cargo run --release -p dakon-solver --example analysis_trace -- POSITION [THREADS] [TT_MB]`
+//! (Dakon rules; POSITION in the notation, e.g. `7,7,7,7,7,7,7/0,8,8,8,8,8,8 0/1 0`).
+
+use std::time::Instant;
+
+use dakon_solver::dakon::{Dakon, Position};
+use dakon_solver::rules::Rules;
+use dakon_solver::search::{Config, Limits, MoveValue, Solver};
+
+fn main() {
+    const USAGE: &str = "usage: analysis_trace POSITION [THREADS] [TT_MB]";
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let position: Position = args.first().expect(USAGE).parse().expect("a position in the notation");
+    let threads = args.get(1).map_or(1, |a| a.parse().expect(USAGE));
+    let mb: usize = args.get(2).map_or(256, |a| a.parse().expect(USAGE));
+    let rules = Dakon::new(position.holes()).expect("1 to 9 holes");
+    let solver = Solver::new(rules, Config { threads, tt_bytes: mb << 20 }, None);
+    let started = Instant::now();
+    let solution = solver.solve(&position, &Limits::default());
+    println!(
+        "{position}: future gain {}..{}, {} nodes, {:.2} s",
+        solution.lower,
+        solution.upper,
+        solution.nodes,
+        started.elapsed().as_secs_f64()
+    );
+    // Every move is worth at most the position.
+    let known: Vec<MoveValue> =
+        rules.legal_moves(&position).as_slice().iter().map(|&mv| MoveValue { mv, lower: i32::MIN, upper: solution.upper }).collect();
+    let mut analysis = solver.move_analysis(&position, &known);
+    analysis.round(&solver, &Limits::default());
+    for (value, nodes) in analysis.values().iter().zip(analysis.nodes()) {
+        println!("  move {}: {}..{}, {nodes} nodes", value.mv, value.lower, value.upper);
+    }
+    let total = solution.nodes + analysis.nodes().iter().sum::<u64>();
+    println!("{total} nodes in all, {:.2} s ({threads} thread(s), {mb} MiB)", started.elapsed().as_secs_f64());
+}
