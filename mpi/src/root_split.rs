@@ -17,6 +17,7 @@
 //! own table (`scripts/bench-mpi` measures the total).
 
 use dakon_solver::rules::parity_ceil;
+use serde::{Deserialize, Serialize};
 
 /// One root move as the root sees it.
 #[derive(Clone, Copy, Debug)]
@@ -57,7 +58,7 @@ impl Edge {
 }
 
 /// A unit of work for a rank, about root move `edge` (an index into the edges).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Job {
     /// Does the move's value reach `target`?
     Test { edge: usize, target: i32 },
@@ -75,7 +76,7 @@ impl Job {
 }
 
 /// What a rank found, in the move's values.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Outcome {
     /// A test's answer: `None` if a limit stopped it.
     Test(Option<bool>),

@@ -1,7 +1,10 @@
-//! One job of a distributed solve on the rank that runs it, and its messages: a root move's
-//! test or exact solve, run with the solver's public API on the move's child.
+//! One job of a distributed solve on the rank that runs it, and its messages (bincode): a
+//! root move's test or exact solve, run with the solver's public API on the move's child.
 
 use std::time::Duration;
+
+use bincode::Options;
+use serde::{Deserialize, Serialize};
 
 use dakon_solver::rules::Rules;
 use dakon_solver::search::{Limits, SolveOptions, Solver};
@@ -57,7 +60,7 @@ pub fn run<R: Rules>(solver: &Solver<R>, root: &R::Position, edge: &Edge, job: &
 }
 
 /// A job and the limits it runs within, as rank 0 sends it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct JobMessage {
     pub job: Job,
     /// Time left for the job, if limited.
@@ -66,101 +69,34 @@ pub struct JobMessage {
     pub nodes: Option<u64>,
 }
 
+/// How every message of a distributed solve is written: bincode, fixed-width little-endian
+/// integers, one value a message (trailing bytes are refused).
+fn codec() -> impl Options {
+    bincode::DefaultOptions::new().with_fixint_encoding().with_little_endian().reject_trailing_bytes()
+}
+
 impl JobMessage {
     pub fn encode(&self) -> Vec<u8> {
-        let (kind, edge, a, b) = match self.job {
-            Job::Test { edge, target } => (0u8, edge, target, 0),
-            Job::Solve { edge, lower, upper } => (1u8, edge, lower, upper),
-        };
-        let mut out = vec![kind, edge as u8];
-        out.extend_from_slice(&a.to_le_bytes());
-        out.extend_from_slice(&b.to_le_bytes());
-        out.extend_from_slice(&self.time.map_or(u64::MAX, |t| t.as_micros().min(u64::MAX as u128 - 1) as u64).to_le_bytes());
-        out.extend_from_slice(&self.nodes.unwrap_or(u64::MAX).to_le_bytes());
-        out
+        codec().serialize(self).expect("a job message is plain data")
     }
 
     /// # Errors
     /// What is wrong with `bytes` if [`JobMessage::encode`] did not write them.
     pub fn decode(bytes: &[u8]) -> Result<JobMessage, String> {
-        let mut r = Reader(bytes);
-        let (kind, edge, a, b) = (r.u8()?, r.u8()? as usize, r.i32()?, r.i32()?);
-        let (time, nodes) = (r.u64()?, r.u64()?);
-        r.end()?;
-        let job = match kind {
-            0 => Job::Test { edge, target: a },
-            1 => Job::Solve { edge, lower: a, upper: b },
-            _ => return Err(format!("a job of unknown kind {kind}")),
-        };
-        Ok(JobMessage { job, time: (time != u64::MAX).then(|| Duration::from_micros(time)), nodes: (nodes != u64::MAX).then_some(nodes) })
+        codec().deserialize(bytes).map_err(|e| format!("a job message that does not decode: {e}"))
     }
 }
 
 /// A job's outcome and the nodes it visited, as a rank sends it back.
 pub fn encode_answer(outcome: &Outcome, nodes: u64) -> Vec<u8> {
-    let mut out = nodes.to_le_bytes().to_vec();
-    match outcome {
-        Outcome::Test(holds) => out.extend([0, holds.map_or(2, u8::from)]),
-        Outcome::Solve { lower, upper, line } => {
-            out.push(1);
-            out.extend_from_slice(&lower.to_le_bytes());
-            out.extend_from_slice(&upper.to_le_bytes());
-            out.extend_from_slice(line);
-        }
-    }
-    out
+    codec().serialize(&(nodes, outcome)).expect("an answer is plain data")
 }
 
 /// # Errors
 /// What is wrong with `bytes` if [`encode_answer`] did not write them.
 pub fn decode_answer(bytes: &[u8]) -> Result<(Outcome, u64), String> {
-    let mut r = Reader(bytes);
-    let nodes = r.u64()?;
-    let outcome = match r.u8()? {
-        0 => {
-            let holds = match r.u8()? {
-                0 => Some(false),
-                1 => Some(true),
-                2 => None,
-                other => return Err(format!("a test answer of {other}")),
-            };
-            r.end()?;
-            Outcome::Test(holds)
-        }
-        1 => {
-            let (lower, upper) = (r.i32()?, r.i32()?);
-            Outcome::Solve { lower, upper, line: r.0.to_vec() }
-        }
-        other => return Err(format!("an answer of unknown kind {other}")),
-    };
+    let (nodes, outcome) = codec().deserialize(bytes).map_err(|e| format!("an answer that does not decode: {e}"))?;
     Ok((outcome, nodes))
-}
-
-/// Little-endian fields read off the front of a message.
-struct Reader<'a>(&'a [u8]);
-
-impl Reader<'_> {
-    fn take<const N: usize>(&mut self) -> Result<[u8; N], String> {
-        let (head, rest) = self.0.split_at_checked(N).ok_or("a message cut short")?;
-        self.0 = rest;
-        Ok(head.try_into().expect("N bytes"))
-    }
-    fn u8(&mut self) -> Result<u8, String> {
-        Ok(self.take::<1>()?[0])
-    }
-    fn i32(&mut self) -> Result<i32, String> {
-        Ok(i32::from_le_bytes(self.take()?))
-    }
-    fn u64(&mut self) -> Result<u64, String> {
-        Ok(u64::from_le_bytes(self.take()?))
-    }
-    fn end(&self) -> Result<(), String> {
-        if self.0.is_empty() {
-            Ok(())
-        } else {
-            Err(format!("{} bytes too many in a message", self.0.len()))
-        }
-    }
 }
 
 #[cfg(test)]
