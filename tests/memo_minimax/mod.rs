@@ -18,8 +18,12 @@ pub use reference::notation::{format, parse};
 pub use reference::rules::RefRules;
 pub use reference::Board;
 
-/// Everything a position's value depends on.
-type Key = (Vec<u32>, [u32; 2], usize);
+/// What a position's value depends on beyond the store difference: no rule reads the stores
+/// (sowing only adds to them, and a finished game's value is the store difference plus what is
+/// left in the holes), so the value minus the mover's store lead is a function of the holes and
+/// of who moves. Memoizing that, not the whole position, shares one entry among all the ways
+/// the stores can split the same seeds.
+type Key = (Vec<u32>, usize);
 
 /// Memoized exact values under one rule set (Dakon's by default).
 pub struct Minimax {
@@ -70,12 +74,13 @@ impl Minimax {
         if moves.is_empty() {
             return self.final_difference(b);
         }
-        let key = (b.holes.clone(), b.stores, b.to_move);
-        if let Some(&v) = self.memo.get(&key) {
-            return v;
+        let store_lead = b.stores[b.to_move] as i32 - b.stores[1 - b.to_move] as i32;
+        let key = (b.holes.clone(), b.to_move);
+        if let Some(&gain) = self.memo.get(&key) {
+            return store_lead + gain;
         }
         let v = moves.into_iter().map(|hole| self.move_value(b, hole)).max().expect("a game not over has moves");
-        self.memo.insert(key, v);
+        self.memo.insert(key, v - store_lead);
         v
     }
 
