@@ -48,7 +48,8 @@ fn version_2_files_and_compact_tiers_hold_the_values_of_version_1_files() {
             for index in (0..old.len() as u64).step_by(7) {
                 assert_eq!(new_file.value(&rules, index, &lower).unwrap(), old[index as usize] as i8, "{name} tier {k} index {index}");
             }
-            // The writer alone, given the values and the lower tiers, writes the builder's bytes.
+            // The writer alone, given the values and the lower tiers, writes the builder's bytes (the
+            // builder takes the residuals from its solve's marks, the writer from the lower tiers).
             let copy = dir.path().join("copy.dkt");
             write_table(&rules, &copy, k, &old, &lower).unwrap();
             assert_eq!(std::fs::read(&copy).unwrap(), std::fs::read(new_file.path()).unwrap(), "{name} tier {k}");

@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::error::TableError;
-use super::file::{write_table, TableFile};
+use super::file::{write_solved, write_table, TableFile};
 use super::name::tier_path;
-use super::retrograde::solve_tier;
+use super::retrograde::{solve_tier, SolvedTier};
 use crate::rules::Rules;
 
 /// How to build.
@@ -134,10 +134,44 @@ pub trait TierSolver<R: Rules> {
     /// [`Rules::tier_order`] contract, a failed exchange).
     fn solve(&mut self, task: &TierTask<'_, R>) -> Result<Option<Vec<u8>>, TableError>;
 
+    /// [`TierSolver::solve`], with what the file stores of each position when the solver
+    /// found it on the way ([`SolvedTier`]: then the file is written without a second pass
+    /// over the tier). By default the values alone.
+    ///
+    /// # Errors
+    /// As [`TierSolver::solve`].
+    fn solve_for_file(&mut self, task: &TierTask<'_, R>) -> Result<Option<TierOutcome>, TableError> {
+        Ok(self.solve(task)?.map(TierOutcome::Values))
+    }
+
     /// Whether this process writes the tiers it solves (of the processes sharing a build,
     /// exactly one does; the others report the file's size as zero).
     fn writes_files(&self) -> bool {
         true
+    }
+}
+
+/// A solved tier as a [`TierSolver`] hands it to the build.
+pub enum TierOutcome {
+    /// The values alone: the file's residuals are worked out from them and the lower tiers.
+    Values(Vec<u8>),
+    /// Solved in this process, with each position's part of the file.
+    Solved(SolvedTier),
+}
+
+impl TierOutcome {
+    fn values(&self) -> &[u8] {
+        match self {
+            TierOutcome::Values(values) => values,
+            TierOutcome::Solved(solved) => &solved.values,
+        }
+    }
+
+    fn into_values(self) -> Vec<u8> {
+        match self {
+            TierOutcome::Values(values) => values,
+            TierOutcome::Solved(solved) => solved.values,
+        }
     }
 }
 
@@ -146,7 +180,12 @@ struct InThisProcess<'p>(&'p rayon::ThreadPool);
 
 impl<R: Rules> TierSolver<R> for InThisProcess<'_> {
     fn solve(&mut self, task: &TierTask<'_, R>) -> Result<Option<Vec<u8>>, TableError> {
-        self.0.install(|| solve_tier(task.rules, task.seeds, task.lower, task.stop, task.progress))
+        Ok(self.solve_for_file(task)?.map(TierOutcome::into_values))
+    }
+
+    fn solve_for_file(&mut self, task: &TierTask<'_, R>) -> Result<Option<TierOutcome>, TableError> {
+        let solved = self.0.install(|| solve_tier(task.rules, task.seeds, task.lower, task.stop, task.progress))?;
+        Ok(solved.map(TierOutcome::Solved))
     }
 }
 
@@ -186,18 +225,22 @@ pub fn build_tiers_with<R: Rules>(
         let started = Instant::now();
         let bar = progress_bar(options.progress, seeds, rules.tier_size(seeds));
         let task = TierTask { rules, seeds, lower: &lower, stop: options.stop.as_deref(), progress: &bar };
-        let Some(values) = solver.solve(&task)? else {
+        let Some(outcome) = solver.solve_for_file(&task)? else {
             bar.abandon_with_message("interrupted");
             report.interrupted = true;
             break;
         };
         bar.set_message("compressing");
-        let bytes = if solver.writes_files() { pool.install(|| write_table(rules, &path, seeds, &values, &lower))? } else { 0 };
+        let bytes = match &outcome {
+            _ if !solver.writes_files() => 0,
+            TierOutcome::Values(values) => pool.install(|| write_table(rules, &path, seeds, values, &lower))?,
+            TierOutcome::Solved(solved) => pool.install(|| write_solved(rules, &path, seeds, solved))?,
+        };
         bar.finish_with_message("done");
-        let entries = values.len() as u64;
+        let entries = outcome.values().len() as u64;
         report.tiers.push(TierReport { seeds, path, entries, bytes, built: true, elapsed: started.elapsed() });
         if needed_later {
-            lower.push(values);
+            lower.push(outcome.into_values());
         }
     }
     Ok(report)

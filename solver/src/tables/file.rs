@@ -14,6 +14,7 @@ use super::compact::{pack_lines, CompactTier, TierValues, LINE_POSITIONS};
 use super::error::TableError;
 use super::format::{self, Header, BLOCK_ENTRIES, CODEC_PREDICTED, MAGIC, MAX_HEADER_BYTES, VERSION, VERSION_1};
 use super::residual;
+use super::retrograde::SolvedTier;
 use crate::atomic_file::write_atomically;
 use crate::rules::Rules;
 
@@ -258,13 +259,38 @@ pub fn write_table<R: Rules, T: TierValues>(rules: &R, path: &Path, seeds: u32, 
     if lower.len() < seeds as usize {
         return Err(TableError::Inconsistent { seeds, detail: format!("tiers 0..{seeds} needed, {} given", lower.len()) });
     }
+    write_blocks(rules, path, seeds, values, |first, chunk| {
+        residual::encode(rules, seeds, first, chunk, lower).map_err(|detail| TableError::Inconsistent { seeds, detail })
+    })
+}
+
+/// [`write_table`] for a tier this process solved: the residuals come from the solve's marks,
+/// with no pass over the lower tiers; the same bytes.
+///
+/// # Errors
+/// [`TableError::Io`] if the file cannot be written.
+pub(crate) fn write_solved<R: Rules>(rules: &R, path: &Path, seeds: u32, solved: &SolvedTier) -> Result<u64, TableError> {
+    debug_assert_eq!(solved.values.len(), solved.marks.len());
+    write_blocks(rules, path, seeds, &solved.values, |first, chunk| {
+        let first = first as usize;
+        Ok(residual::from_marks(&solved.marks[first..first + chunk.len()]))
+    })
+}
+
+/// Writes `values` in format version 2, each block's residuals from
+/// `residuals(first index, values of the block)`, compressed in parallel.
+fn write_blocks<R: Rules>(
+    rules: &R,
+    path: &Path,
+    seeds: u32,
+    values: &[u8],
+    residuals: impl Fn(u64, &[u8]) -> Result<Vec<u8>, TableError> + Sync,
+) -> Result<u64, TableError> {
     let blocks: Vec<(u64, Vec<u8>)> = values
         .par_chunks(BLOCK_ENTRIES as usize)
         .enumerate()
         .map(|(block, chunk)| {
-            let first = block as u64 * BLOCK_ENTRIES as u64;
-            let residuals =
-                residual::encode(rules, seeds, first, chunk, lower).map_err(|detail| TableError::Inconsistent { seeds, detail })?;
+            let residuals = residuals(block as u64 * BLOCK_ENTRIES as u64, chunk)?;
             let frame = format::compress_block(&residuals).map_err(|e| TableError::io(path, "compress", e))?;
             Ok((format::checksum(chunk), frame))
         })

@@ -8,7 +8,9 @@
 //! solve it; they write the same value.
 //!
 //! Memory is one byte per position plus one bit: the byte holds the value once the bit says
-//! the position is solved. The work is memory-bound: a successor's value is a random access
+//! the position is solved. A tier solved by [`solve_tier`] also keeps a second byte a
+//! position, its [`Mark`] (what format 2 stores for it), which the solve finds from the
+//! successor values it reads anyway: the file is then written without a second pass. The work is memory-bound: a successor's value is a random access
 //! into a tier of up to hundreds of megabytes. So positions are taken in small batches, and
 //! all the cache lines a batch's successors need are requested before any is read.
 //!
@@ -24,6 +26,7 @@ use indicatif::ProgressBar;
 use rayon::prelude::*;
 
 use super::error::TableError;
+use super::residual::{mark, Mark};
 use crate::prefetch::prefetch;
 use crate::rules::{MoveList, Rules, Step};
 
@@ -34,9 +37,17 @@ const CHUNK: usize = 1 << 15;
 /// Positions whose successors are requested from memory together.
 const BATCH: usize = 8;
 
+/// A tier solved in this process: its values (one byte each, two's complement, in index
+/// order) and each position's [`Mark`].
+pub struct SolvedTier {
+    /// The values.
+    pub values: Vec<u8>,
+    /// The marks, one a position (the residuals of format 2 and where there are none).
+    pub(crate) marks: Vec<u8>,
+}
+
 /// Solves tier `seeds` given the solved lower tiers (`lower[j]` holds tier `j`, for every
-/// `j < seeds`). Returns the values, one byte each (two's complement), or `Ok(None)` if
-/// `stop` was raised first.
+/// `j < seeds`). Returns the values and marks, or `Ok(None)` if `stop` was raised first.
 ///
 /// # Errors
 /// [`TableError::Unsupported`] if the tier is too large for one-byte values, and
@@ -47,12 +58,12 @@ pub(crate) fn solve_tier<R: Rules>(
     lower: &[Vec<u8>],
     stop: Option<&AtomicBool>,
     progress: &ProgressBar,
-) -> Result<Option<Vec<u8>>, TableError> {
+) -> Result<Option<SolvedTier>, TableError> {
     debug_assert_eq!(lower.len(), seeds as usize);
     let size = checked_tier_size(rules, seeds)?;
-    let mut bytes = crate::memory::zeroed_bytes(size);
+    let (mut bytes, mut marks) = (crate::memory::zeroed_bytes(size), crate::memory::zeroed_bytes(size));
     let solved: Vec<AtomicU64> = (0..size.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
-    let tier = Tier { rules, seeds, lower, bytes: as_atomic_u8(&mut bytes), solved: &solved };
+    let tier = Tier { rules, seeds, lower, bytes: as_atomic_u8(&mut bytes), marks: Some(as_atomic_u8(&mut marks)), solved: &solved };
     let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
     (0..size.div_ceil(CHUNK)).into_par_iter().try_for_each(|c| {
         if stopped() {
@@ -64,7 +75,7 @@ pub(crate) fn solve_tier<R: Rules>(
         progress.inc(len as u64);
         Ok::<(), TableError>(())
     })?;
-    Ok(if stopped() { None } else { Some(bytes) })
+    Ok(if stopped() { None } else { Some(SolvedTier { values: bytes, marks }) })
 }
 
 /// The positions of tier `seeds`, if values of one byte hold them and memory can address them.
@@ -111,8 +122,14 @@ impl<'a, R: Rules> SharedTier<'a, R> {
     /// # Errors
     /// [`TableError::Order`] if the rules break the [`Rules::tier_order`] contract.
     pub fn solve(&mut self, indices: &[u64]) -> Result<Vec<u8>, TableError> {
-        let tier =
-            Tier { rules: self.rules, seeds: self.seeds, lower: self.lower, bytes: as_atomic_u8(&mut self.bytes), solved: &self.solved };
+        let tier = Tier {
+            rules: self.rules,
+            seeds: self.seeds,
+            lower: self.lower,
+            bytes: as_atomic_u8(&mut self.bytes),
+            marks: None,
+            solved: &self.solved,
+        };
         indices.par_chunks(CHUNK).try_for_each(|part| tier.solve_indices(part.iter().copied()))?;
         Ok(indices.iter().map(|&i| self.bytes[i as usize]).collect())
     }
@@ -147,6 +164,8 @@ struct Tier<'a, R: Rules> {
     lower: &'a [Vec<u8>],
     /// The value (two's complement) of each solved position of this tier.
     bytes: &'a [AtomicU8],
+    /// The [`Mark`] of each solved position, if they are kept.
+    marks: Option<&'a [AtomicU8]>,
     /// Bit `i` set once position `i` is solved (its byte written before, with release order).
     solved: &'a [AtomicU64],
 }
@@ -166,8 +185,11 @@ impl<R: Rules> Tier<'_, R> {
     }
 
     #[inline]
-    fn record(&self, index: u64, value: i8) {
+    fn record(&self, index: u64, value: i8, mark: Mark) {
         self.bytes[index as usize].store(value as u8, Ordering::Relaxed);
+        if let Some(marks) = self.marks {
+            marks[index as usize].store(mark.0, Ordering::Relaxed);
+        }
         self.solved[(index / 64) as usize].fetch_or(1 << (index % 64), Ordering::Release);
     }
 
@@ -232,16 +254,22 @@ impl<R: Rules> Tier<'_, R> {
 
     /// Records and returns the value of `pos` (at `index` in this tier) from its moves, `edges`
     /// (none: the game is over): the best move's gain plus (or minus, when the turn passes)
-    /// its successor's value.
+    /// its successor's value. Its mark comes from the same values: the best of the moves that
+    /// leave the tier, and whether any stays.
     fn evaluate(&self, index: u64, pos: &R::Position, edges: impl Iterator<Item = Edge<R::Position>>) -> Result<i8, TableError> {
-        let mut best = None;
+        let (mut best, mut best_leave, mut stays) = (None, None, false);
         for edge in edges {
             let next = self.successor_value(index, pos, &edge)? as i32;
             let value = edge.step.gain + if edge.step.same_mover { next } else { -next };
             best = best.max(Some(value));
+            if edge.seeds == self.seeds {
+                stays = true;
+            } else {
+                best_leave = best_leave.max(Some(value));
+            }
         }
         let value = best.unwrap_or_else(|| self.rules.terminal_gain(pos)) as i8;
-        self.record(index, value);
+        self.record(index, value, mark(value as i32, self.seeds, best_leave, stays));
         Ok(value)
     }
 
