@@ -408,7 +408,7 @@ impl<R: Rules> Solver<R> {
         let budget = Budget::new(limits);
         let mut analysis = self.move_analysis(pos, &[]);
         for index in 0..analysis.values().len() {
-            analysis.advance(self, index, &budget);
+            analysis.advance(self, index, &budget, &|_, _| {});
         }
         let mut values = analysis.values();
         values.sort_by_key(|m| (Reverse(m.lower), Reverse(m.upper), m.mv));
