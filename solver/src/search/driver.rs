@@ -82,7 +82,7 @@
 //! middle games (`middle_games 7 20 6 1 128`): 4.02 M to 3.93 M; Kalah(6,3) 2.43 M to 2.59 M.
 
 use super::budget::Budget;
-use super::estimate::{estimate, ESTIMATE_NODES};
+use super::estimate::{estimate, DEEP_ESTIMATE_NODES, ESTIMATE_NODES};
 use super::parallel::null_window;
 use super::{Progress, Solver};
 use crate::rules::{parity_ceil, parity_floor, Rules};
@@ -116,7 +116,7 @@ impl Bracket {
 }
 
 /// A walk's test that took at least this many nodes is near the costly middle: the next test
-/// is the guess itself.
+/// is a deeper guess, within [`DEEP_ESTIMATE_NODES`].
 const WALK_JUMP_NODES: u64 = 1 << 20;
 
 /// How the driver chooses its next test.
@@ -187,19 +187,20 @@ impl Narrowing {
                 observer(&Progress { target, value, lower: bracket.lower, upper: bracket.upper, nodes: budget.nodes() });
             }
         };
-        self.run_tests(k, test, || estimate(&solver.rules, pos, ESTIMATE_NODES), report)
+        self.run_tests(k, test, |nodes| estimate(&solver.rules, pos, nodes), report)
     }
 
     /// The loop of [`Narrowing::run`] on a board of `k` seeds, over `test` (the answer to "at
     /// least `target`?", the bottom test when its flag says so; `None` when the budget ran
-    /// out), with `guess` asked when galloping ends and `report` told of every test.
+    /// out), with `guess` (the shallow search's guess within so many nodes) asked when
+    /// galloping ends and after a costly walk test, and `report` told of every test.
     ///
     /// Returns the bracket: within the one it had, and proven when `test`'s answers are.
     fn run_tests(
         &mut self,
         k: u32,
         mut test: impl FnMut(i32, bool) -> Option<Answer>,
-        mut guess: impl FnMut() -> i32,
+        mut guess: impl FnMut(u64) -> i32,
         mut report: impl FnMut(i32, i32, &Bracket),
     ) -> Bracket {
         let bracket = &mut self.bracket;
@@ -258,15 +259,16 @@ struct Outcome {
 }
 
 /// The phase and target of the next test after `outcome`, the `tests`-th test, left
-/// `bracket` (the bounds after it) on a board of `k` seeds; `guess` is asked once, when
-/// galloping ends (see the [module documentation](self)).
-fn next_test(phase: Phase, tests: u32, bracket: &Bracket, k: u32, outcome: Outcome, guess: impl FnOnce() -> i32) -> (Phase, i32) {
+/// `bracket` (the bounds after it) on a board of `k` seeds; `guess` (the shallow search's
+/// guess within so many nodes) is asked when galloping ends and after a costly walk test (see
+/// the [module documentation](self)).
+fn next_test(phase: Phase, tests: u32, bracket: &Bracket, k: u32, outcome: Outcome, guess: impl FnOnce(u64) -> i32) -> (Phase, i32) {
     let Outcome { target, success, at_bottom, costly } = outcome;
     match phase {
         Phase::Gallop { .. } if success && !at_bottom => (Phase::Bisect, midpoint(bracket, k)),
         Phase::Gallop { .. } if tests > BOTTOM_AFTER => {
             // From the bound on the guess's side of 0 toward the guess.
-            let guess = parity_ceil(guess(), k);
+            let guess = parity_ceil(guess(ESTIMATE_NODES), k);
             let rising = guess < 0;
             let first = if rising { (bracket.lower + 2).min(guess) } else { bracket.upper.max(guess) };
             (Phase::Walk { streak: 0, rising, guess }, first)
@@ -283,8 +285,12 @@ fn next_test(phase: Phase, tests: u32, bracket: &Bracket, k: u32, outcome: Outco
         }
         // The value lies between this test and the walk's last one.
         Phase::Walk { rising, .. } if rising != success => (Phase::Bisect, midpoint(bracket, k)),
-        // Near the costly middle already: straight to the guess.
-        Phase::Walk { streak, rising, guess } if costly => (Phase::Walk { streak, rising, guess }, guess),
+        // Near the costly middle already: straight to a deeper guess (cheap beside the tests
+        // to come).
+        Phase::Walk { streak, rising, .. } if costly => {
+            let guess = parity_ceil(guess(DEEP_ESTIMATE_NODES), k);
+            (Phase::Walk { streak, rising, guess }, guess)
+        }
         Phase::Walk { streak, rising, guess } => {
             let streak = streak + 1;
             let step = step(streak);
@@ -314,7 +320,7 @@ fn midpoint(bracket: &Bracket, k: u32) -> i32 {
 
 #[cfg(test)]
 mod tests {
-    use super::{Answer, Bracket, Narrowing, BOTTOM_AFTER};
+    use super::{Answer, Bracket, Narrowing, BOTTOM_AFTER, DEEP_ESTIMATE_NODES, ESTIMATE_NODES};
     use crate::rules::parity_ceil;
 
     /// Tests up to and including the bottom one.
@@ -323,18 +329,26 @@ mod tests {
     /// The tests a narrowing asks of a position of `k` seeds and future gain `value`, from
     /// `[-k, k]` with the first test at the top, each answered with the weakest fail-soft
     /// value (the target itself, or two below it) and as costly or not as `costly` says,
-    /// `guess` being the shallow search's. Checks that it closes on the value.
-    fn tests_asked(k: i32, value: i32, guess: i32, costly: bool) -> Vec<i32> {
-        let mut asked = Vec::new();
+    /// `guess` being the shallow search's whatever its budget. Checks that it closes on the
+    /// value. Returns the targets and the budgets the guess was asked with.
+    fn tests_asked(k: i32, value: i32, guess: i32, costly: bool) -> (Vec<i32>, Vec<u64>) {
+        let (mut asked, mut budgets) = (Vec::new(), Vec::new());
         let mut narrowing = Narrowing::new(Bracket::seeds(k), k as u32, k);
         let test = |target: i32, _| {
             asked.push(target);
             Some(Answer { value: if value >= target { target } else { target - 2 }, mv: None, costly })
         };
-        let bracket =
-            narrowing.run_tests(k as u32, test, || guess, |_, _, bracket| assert!(bracket.lower <= value && value <= bracket.upper));
+        let bracket = narrowing.run_tests(
+            k as u32,
+            test,
+            |nodes| {
+                budgets.push(nodes);
+                guess
+            },
+            |_, _, bracket| assert!(bracket.lower <= value && value <= bracket.upper),
+        );
         assert_eq!((bracket.lower, bracket.upper), (value, value), "value {value}, guess {guess}");
-        asked
+        (asked, budgets)
     }
 
     #[test]
@@ -343,7 +357,7 @@ mod tests {
             for value in (-k..=k).step_by(2) {
                 for guess in -k - 3..=k + 3 {
                     for costly in [false, true] {
-                        let asked = tests_asked(k, value, guess, costly);
+                        let (asked, _) = tests_asked(k, value, guess, costly);
                         // Each test moves a bound by a parity step at least, and galloping,
                         // the walk and the steps after it each take a logarithmic number.
                         assert!(asked.len() <= 8 + 6 * (k as usize).ilog2() as usize, "{k} seeds, value {value}, guess {guess}: {asked:?}");
@@ -362,7 +376,7 @@ mod tests {
             let guesses = if value >= 0 { (0..=value).step_by(2).collect::<Vec<_>>() } else { (value..0).step_by(2).collect() };
             // (The bottom test proves at least -88, so a guess there has no test left below it.)
             for guess in guesses.into_iter().filter(|&guess| guess > -k + 2) {
-                let asked = tests_asked(k, value, guess, false);
+                let (asked, _) = tests_asked(k, value, guess, false);
                 let after_galloping = asked.get(GALLOP..).unwrap_or_default();
                 // (Rising, the guess holding, "at least guess + 2" is what proves the value.)
                 let on_0s_side = |t: i32| if value >= 0 { t < guess } else { t > guess + 2 };
@@ -372,13 +386,14 @@ mod tests {
     }
 
     #[test]
-    fn a_costly_test_sends_the_walk_to_the_guess() {
-        // The walk's first test (the upper bound) is costly: the next one is the guess.
+    fn a_costly_test_sends_the_walk_to_a_deeper_guess() {
+        // The walk's first test (the upper bound) is costly: the next one is the deeper guess.
         let (k, value, guess) = (90, 10, 40);
-        let asked = tests_asked(k, value, guess, true);
-        let walk = &asked[GALLOP..];
-        assert_eq!(walk[1], parity_ceil(guess, k as u32), "{asked:?}");
-        let cheap = tests_asked(k, value, guess, false);
+        let (asked, budgets) = tests_asked(k, value, guess, true);
+        assert_eq!(asked[GALLOP + 1], parity_ceil(guess, k as u32), "{asked:?}");
+        assert_eq!(budgets, [ESTIMATE_NODES, DEEP_ESTIMATE_NODES]);
+        let (cheap, budgets) = tests_asked(k, value, guess, false);
         assert!(cheap[GALLOP + 1] > guess, "{cheap:?}");
+        assert_eq!(budgets, [ESTIMATE_NODES]);
     }
 }
