@@ -19,8 +19,9 @@
 //! chooses where to test) and the tests *walk* toward the guess from the bound on its side of
 //! 0 (the upper bound for a guess of 0 or more, the lower one below 0), one parity step at a
 //! time, then doubling, never past the guess. A test that flips (a hold walking down, a fail
-//! walking up) brackets the value: bisection. A walk test of [`WALK_JUMP_NODES`] or more
-//! goes straight to the guess. At the guess, the tests are *aimed*: each at the bound the
+//! walking up) brackets the value: bisection. After a walk test of [`WALK_JUMP_NODES`] or
+//! more the next test is a deeper guess (`DEEP_ESTIMATE_NODES`), where the walk ends. At the
+//! guess, the tests are *aimed*: each at the bound the
 //! last test proved (MTD(f): after "at least `v`", is it at least `v + 2`? after "at most
 //! `u`", is it at least `u`?), the step doubling after two tests in the same direction. This
 //! is what games with values near 0 need (Kalah): there a test that fails costs many times
@@ -78,7 +79,7 @@
 //! the jump to the guess after a costly test, walking all the way cost those two 55.6 M and
 //! 53.5 M; walking from the bound without stopping at the guess, 57.4 M and 61.4 M, and
 //! `7,1,1,…` 51.6 M. Bisecting once the walk's test at the guess flips took Kalah(6,4) from
-//! 137.1 M to 191.1 M nodes (1 GiB), hence aimed tests from the guess on. 20 random 7 x 7
+//! 137.1 M to 191.1 M nodes (1 GiB), hence aimed tests from the guess on (139.8 M). 20 random 7 x 7
 //! middle games (`middle_games 7 20 6 1 128`): 4.02 M to 3.93 M; Kalah(6,3) 2.43 M to 2.59 M.
 
 use super::budget::Budget;
