@@ -72,10 +72,11 @@
 //! The walk (nodes of every move of an analysis as `dakon serve` does it, 1 thread, 128 MiB,
 //! `analysis_trace POSITION 1 128`), against aiming the first test at the guess:
 //! `7,7,7,7,7,7,7/0,8,8,8,8,8,8 0/1 0` 42.4 M to 8.7 M, `0,8,8,8,8,8,8/1,9,9,9,9,9,1 0/3 0`
-//! 69.7 M to 10.5 M, `0,12,3,12,12,12,2/5,13,1,0,14,0,3 0/9 0` 57.8 M to 19.0 M,
-//! `7,1,1,2,3,2,3/4,19,3,6,20,6,4 5/12 1` 25.9 M to 26.3 M; worse where the value is near 0
-//! and so is every test: `15,15,1,15,15,0,0/7,1,0,1,0,1,1 1/25 1` (a move of value −4) 39.0 M
-//! to 46.6 M, `8,8,0,8,8,0,8/8,8,8,8,8,1,8 0/9 1` (a move of value 3) 52.7 M to 55.9 M. Without
+//! 69.7 M to 10.5 M, `0,12,3,12,12,12,2/5,13,1,0,14,0,3 0/9 0` 57.8 M to 15.9 M,
+//! `7,1,1,2,3,2,3/4,19,3,6,20,6,4 5/12 1` 25.9 M to 25.5 M; where the value is near 0, and so
+//! is every test, `15,15,1,15,15,0,0/7,1,0,1,0,1,1 1/25 1` (a move of value −4) 39.0 M to
+//! 34.6 M and `8,8,0,8,8,0,8/8,8,8,8,8,1,8 0/9 1` (a move of value 3) 52.7 M to 52.6 M (with
+//! the first guess after a costly test instead of a deeper one: 46.6 M and 55.9 M). Without
 //! the jump to the guess after a costly test, walking all the way cost those two 55.6 M and
 //! 53.5 M; walking from the bound without stopping at the guess, 57.4 M and 61.4 M, and
 //! `7,1,1,…` 51.6 M. Bisecting once the walk's test at the guess flips took Kalah(6,4) from
