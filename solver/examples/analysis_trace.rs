@@ -2,18 +2,23 @@
 //! move from the bound the position's value puts on it, [`Solver::move_analysis`]) and
 //! prints what each took: where an analysis spends its work (node counts do not depend on
 //! the machine's load; the times do).
-//! `cargo run --release -p dakon-solver --example analysis_trace -- POSITION [THREADS] [TT_MB]`
+//! With `--tests`, every null-window test of every move too: its target, fail-soft answer, the
+//! child's bracket after it and the nodes it took.
+//! `cargo run --release -p dakon-solver --example analysis_trace -- POSITION [THREADS] [TT_MB] [--tests]`
 //! (Dakon rules; POSITION in the notation, e.g. `7,7,7,7,7,7,7/0,8,8,8,8,8,8 0/1 0`).
 
+use std::cell::Cell;
 use std::time::Instant;
 
 use dakon_solver::dakon::{Dakon, Position};
 use dakon_solver::rules::Rules;
-use dakon_solver::search::{Config, Limits, MoveValue, Solver};
+use dakon_solver::search::{Config, Limits, MoveValue, Progress, Solver};
 
 fn main() {
-    const USAGE: &str = "usage: analysis_trace POSITION [THREADS] [TT_MB]";
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    const USAGE: &str = "usage: analysis_trace POSITION [THREADS] [TT_MB] [--tests]";
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let tests = args.iter().any(|a| a == "--tests");
+    args.retain(|a| a != "--tests");
     let position: Position = args.first().expect(USAGE).parse().expect("a position in the notation");
     let threads = args.get(1).map_or(1, |a| a.parse().expect(USAGE));
     let mb: usize = args.get(2).map_or(256, |a| a.parse().expect(USAGE));
@@ -32,7 +37,18 @@ fn main() {
     let known: Vec<MoveValue> =
         rules.legal_moves(&position).as_slice().iter().map(|&mv| MoveValue { mv, lower: i32::MIN, upper: solution.upper }).collect();
     let mut analysis = solver.move_analysis(&position, &known);
-    analysis.round(&solver, &Limits::default());
+    // Nodes of the move's round when its last test ended: each test's own is the difference.
+    let last = Cell::new((u8::MAX, 0));
+    let trace = |mv: u8, p: &Progress| {
+        let (last_mv, last_nodes) = last.get();
+        let before = if last_mv == mv { last_nodes } else { 0 };
+        last.set((mv, p.nodes));
+        if tests {
+            let answer = if p.value >= p.target { "holds" } else { "fails" };
+            println!("    move {mv}: >= {} {answer} ({}), child {}..{}, {} nodes", p.target, p.value, p.lower, p.upper, p.nodes - before);
+        }
+    };
+    analysis.round_observed(&solver, &Limits::default(), &trace);
     for (value, nodes) in analysis.values().iter().zip(analysis.nodes()) {
         println!("  move {}: {}..{}, {nodes} nodes", value.mv, value.lower, value.upper);
     }

@@ -7,7 +7,7 @@
 
 use super::budget::Budget;
 use super::driver::{Bracket, Narrowing};
-use super::{Limits, MoveValue, Solver};
+use super::{Limits, MoveValue, Progress, Solver};
 use crate::rules::{Rules, Step};
 
 /// Every legal move of one position being valued, each from the bounds proven for it so far;
@@ -70,18 +70,27 @@ impl<R: Rules> MoveAnalysis<R> {
     /// Narrows every move not yet exact, each within a budget of its own from `limits`
     /// (a node limit is then per move). Bounds only narrow: each is a proof.
     pub fn round(&mut self, solver: &Solver<R>, limits: &Limits) {
+        self.round_observed(solver, limits, &|_, _| {});
+    }
+
+    /// [`MoveAnalysis::round`], telling `observer` of every null-window test as it ends: the
+    /// move, and the test on its child's future gain (the child's mover's view; nodes counted
+    /// from the start of the move's round). For tracing where an analysis spends its work.
+    pub fn round_observed(&mut self, solver: &Solver<R>, limits: &Limits, observer: &dyn Fn(u8, &Progress)) {
         for index in 0..self.moves.len() {
             if !self.is_exact(index) {
-                self.advance(solver, index, &Budget::new(limits));
+                self.advance(solver, index, &Budget::new(limits), observer);
             }
         }
     }
 
-    /// Narrows move number `index` (in [`MoveAnalysis::values`]'s order) within `budget`.
-    pub(crate) fn advance(&mut self, solver: &Solver<R>, index: usize, budget: &Budget) {
+    /// Narrows move number `index` (in [`MoveAnalysis::values`]'s order) within `budget`,
+    /// telling `observer` of each test.
+    pub(crate) fn advance(&mut self, solver: &Solver<R>, index: usize, budget: &Budget, observer: &dyn Fn(u8, &Progress)) {
         let open = &mut self.moves[index];
         let before = budget.nodes();
-        open.narrowing.run(solver, &open.step.next, budget, None);
+        let mv = open.mv;
+        open.narrowing.run(solver, &open.step.next, budget, Some(&|progress: &Progress| observer(mv, progress)));
         open.nodes += budget.nodes() - before;
     }
 

@@ -14,14 +14,27 @@
 //! (`Solver::move_by_move`): each child is first asked whether its mover takes every seed left,
 //! which is cheap to prove, instead of the weaker question a root null window passes down.
 //!
-//! If galloping and the bottom test have not bracketed the value, the tests are *aimed*: the
-//! first at a guess from a shallow search (`estimate`: a depth-limited search valuing its
-//! horizon at 0, a heuristic that only chooses where to test), then each at the bound the
+//! If galloping and the bottom test have not bracketed the value, a shallow search guesses
+//! it (`estimate`: a depth-limited search valuing its horizon at 0, a heuristic that only
+//! chooses where to test) and the tests *walk* toward the guess from the bound on its side of
+//! 0 (the upper bound for a guess of 0 or more, the lower one below 0), one parity step at a
+//! time, then doubling, never past the guess. A test that flips (a hold walking down, a fail
+//! walking up) brackets the value: bisection. After a walk test of [`WALK_JUMP_NODES`] or
+//! more the next test is a deeper guess (`DEEP_ESTIMATE_NODES`), where the walk ends. At the
+//! guess, the tests are *aimed*: each at the bound the
 //! last test proved (MTD(f): after "at least `v`", is it at least `v + 2`? after "at most
 //! `u`", is it at least `u`?), the step doubling after two tests in the same direction. This
 //! is what games with values near 0 need (Kalah): there a test that fails costs many times
 //! one that succeeds, tests far above the value are not cheap, and galloping on from the top
 //! and bisecting costs two or three failing tests where an aimed one needs one.
+//!
+//! Why walk: in Dakon's early middle game a test costs the more the nearer its target lies to
+//! 0 (far from 0 the seeds left cut most lines), and the guess lies nearer 0 than the value
+//! (shallow searches see less of the gains to come: +50 for +66, −14 for −54, +40 for +64).
+//! Aimed at the guess, the first test sat in the costly middle: on the child of move 0 of
+//! `0,8,8,8,8,8,8/1,9,9,9,9,9,1 0/3 0` (value −54, 90 seeds; 1 thread, 128 MiB, after the top
+//! and bottom tests), "at least −14" alone took 39.6 M nodes to fail, −30 34.1 M, −40 17.0 M,
+//! −52 2.7 M. Walking in from the bound meets the value while the tests are still cheap.
 //!
 //! A [`Narrowing`] keeps the tests done, the phase and the guess, so a caller that gives a
 //! position its budget in installments (the rounds of an analysis) goes on where the last
@@ -55,9 +68,23 @@
 //! 64.2 s to 44.7 s of search; 7 x 4 9.3 M to 4.9 M, 9 x 2 12.2 M to 7.9 M, 8 x 9 2.3 M to 0.16 M,
 //! while 9 x 12 went from 0.08 M to 3.1 M and 9 x 6 from 0.33 M to 3.3 M: two threads' luck, as
 //! on one thread both are what they were (1.99 M and 0.18 M nodes before and after).
+//!
+//! The walk (nodes of every move of an analysis as `dakon serve` does it, 1 thread, 128 MiB,
+//! `analysis_trace POSITION 1 128`), against aiming the first test at the guess:
+//! `7,7,7,7,7,7,7/0,8,8,8,8,8,8 0/1 0` 42.4 M to 8.7 M, `0,8,8,8,8,8,8/1,9,9,9,9,9,1 0/3 0`
+//! 69.7 M to 10.5 M, `0,12,3,12,12,12,2/5,13,1,0,14,0,3 0/9 0` 57.8 M to 15.9 M,
+//! `7,1,1,2,3,2,3/4,19,3,6,20,6,4 5/12 1` 25.9 M to 25.5 M; where the value is near 0, and so
+//! is every test, `15,15,1,15,15,0,0/7,1,0,1,0,1,1 1/25 1` (a move of value −4) 39.0 M to
+//! 34.6 M and `8,8,0,8,8,0,8/8,8,8,8,8,1,8 0/9 1` (a move of value 3) 52.7 M to 52.6 M (with
+//! the first guess after a costly test instead of a deeper one: 46.6 M and 55.9 M). Without
+//! the jump to the guess after a costly test, walking all the way cost those two 55.6 M and
+//! 53.5 M; walking from the bound without stopping at the guess, 57.4 M and 61.4 M, and
+//! `7,1,1,…` 51.6 M. Bisecting once the walk's test at the guess flips took Kalah(6,4) from
+//! 137.1 M to 191.1 M nodes (1 GiB), hence aimed tests from the guess on (139.8 M). 20 random 7 x 7
+//! middle games (`middle_games 7 20 6 1 128`): 4.02 M to 3.93 M; Kalah(6,3) 2.43 M to 2.59 M.
 
 use super::budget::Budget;
-use super::estimate::{estimate, ESTIMATE_NODES};
+use super::estimate::{estimate, DEEP_ESTIMATE_NODES, ESTIMATE_NODES};
 use super::parallel::null_window;
 use super::{Progress, Solver};
 use crate::rules::{parity_ceil, parity_floor, Rules};
@@ -90,6 +117,10 @@ impl Bracket {
     }
 }
 
+/// A walk's test that took at least this many nodes is near the costly middle: the next test
+/// is a deeper guess, within [`DEEP_ESTIMATE_NODES`].
+const WALK_JUMP_NODES: u64 = 1 << 20;
+
 /// How the driver chooses its next test.
 #[derive(Clone, Copy, Debug)]
 enum Phase {
@@ -98,8 +129,12 @@ enum Phase {
     Gallop { below: i32 },
     /// A galloping test succeeded: bisection.
     Bisect,
-    /// Galloping found nothing: tests aimed at the guess, then each at the bound the last one
-    /// proved, `streak` tests in the same direction so far.
+    /// Galloping found nothing: tests from the bound on the guess's side of 0 toward the
+    /// guess (`rising`: up from the lower bound), never past it, `streak` so far, the steps
+    /// doubling as in `Aim`.
+    Walk { streak: u32, rising: bool, guess: i32 },
+    /// The walk reached the guess: each test at the bound the last one proved, `streak` tests
+    /// in the same direction so far.
     Aim { streak: u32, rising: bool },
 }
 
@@ -142,15 +177,40 @@ impl Narrowing {
         observer: Option<&dyn Fn(&Progress)>,
     ) -> Bracket {
         let k = solver.rules.seeds_on_board(pos);
+        let test = |target: i32, at_bottom: bool| {
+            let before = budget.nodes();
+            // The bottom test expects every move to be refuted by the opponent taking every
+            // seed left: asked move by move, each child gets that cheap test first.
+            let answer = if at_bottom { solver.move_by_move(pos, target, budget) } else { null_window(solver, pos, target, budget) };
+            answer.map(|(value, mv)| Answer { value, mv, costly: budget.nodes() - before >= WALK_JUMP_NODES })
+        };
+        let report = |target: i32, value: i32, bracket: &Bracket| {
+            if let Some(observer) = observer {
+                observer(&Progress { target, value, lower: bracket.lower, upper: bracket.upper, nodes: budget.nodes() });
+            }
+        };
+        self.run_tests(k, test, |nodes| estimate(&solver.rules, pos, nodes), report)
+    }
+
+    /// The loop of [`Narrowing::run`] on a board of `k` seeds, over `test` (the answer to "at
+    /// least `target`?", the bottom test when its flag says so; `None` when the budget ran
+    /// out), with `guess` (the shallow search's guess within so many nodes) asked when
+    /// galloping ends and after a costly walk test, and `report` told of every test.
+    ///
+    /// Returns the bracket: within the one it had, and proven when `test`'s answers are.
+    fn run_tests(
+        &mut self,
+        k: u32,
+        mut test: impl FnMut(i32, bool) -> Option<Answer>,
+        mut guess: impl FnMut(u64) -> i32,
+        mut report: impl FnMut(i32, i32, &Bracket),
+    ) -> Bracket {
         let bracket = &mut self.bracket;
         while bracket.lower < bracket.upper {
             let target = parity_ceil(self.target.clamp(bracket.lower + 1, bracket.upper), k);
             let at_bottom =
                 matches!(self.phase, Phase::Gallop { .. }) && self.tests == BOTTOM_AFTER && target == parity_ceil(bracket.lower + 1, k);
-            // The bottom test expects every move to be refuted by the opponent taking every
-            // seed left: asked move by move, each child gets that cheap test first.
-            let answer = if at_bottom { solver.move_by_move(pos, target, budget) } else { null_window(solver, pos, target, budget) };
-            let Some((value, mv)) = answer else { break };
+            let Some(Answer { value, mv, costly }) = test(target, at_bottom) else { break };
             let success = value >= target;
             if success {
                 (bracket.lower, bracket.best_move) = (parity_ceil(value, k), mv);
@@ -158,31 +218,22 @@ impl Narrowing {
                 bracket.upper = parity_floor(value, k);
             }
             self.tests += 1;
-            if let Some(observer) = observer {
-                observer(&Progress { target, value, lower: bracket.lower, upper: bracket.upper, nodes: budget.nodes() });
-            }
-            (self.phase, self.target) = match self.phase {
-                Phase::Gallop { .. } if success && !at_bottom => (Phase::Bisect, midpoint(bracket, k)),
-                Phase::Gallop { .. } if self.tests > BOTTOM_AFTER => {
-                    (Phase::Aim { streak: 0, rising: true }, estimate(&solver.rules, pos, ESTIMATE_NODES))
-                }
-                // Is the lower bound the value? (Once, after the first failures.)
-                Phase::Gallop { below } if self.tests == BOTTOM_AFTER => (Phase::Gallop { below }, bracket.lower + 1),
-                Phase::Gallop { below } => {
-                    (Phase::Gallop { below: below.saturating_mul(2).saturating_add(1) }, bracket.upper.saturating_sub(below))
-                }
-                Phase::Bisect => (Phase::Bisect, midpoint(bracket, k)),
-                Phase::Aim { streak, rising } => {
-                    let streak = if rising == success { streak + 1 } else { 1 };
-                    // One parity step at a time, then doubling.
-                    let step = 2i32.saturating_mul(1 << streak.saturating_sub(PATIENCE).min(20));
-                    let next = if success { bracket.lower.saturating_add(step) } else { bracket.upper.saturating_sub(step - 2) };
-                    (Phase::Aim { streak, rising: success }, next)
-                }
-            };
+            report(target, value, bracket);
+            let outcome = Outcome { target, success, at_bottom, costly };
+            (self.phase, self.target) = next_test(self.phase, self.tests, bracket, k, outcome, &mut guess);
         }
         *bracket
     }
+}
+
+/// A test's fail-soft answer: at least `value` when it reaches the target (with the move that
+/// proved it, if known), else at most `value`.
+#[derive(Clone, Copy, Debug)]
+struct Answer {
+    value: i32,
+    mv: Option<u8>,
+    /// Whether it took [`WALK_JUMP_NODES`] or more.
+    costly: bool,
 }
 
 /// Narrows `bracket` (proven bounds of the future gain of `pos`) with a first test of "at
@@ -198,7 +249,153 @@ pub(crate) fn narrow<R: Rules>(
     Narrowing::new(bracket, solver.rules.seeds_on_board(pos), first).run(solver, pos, budget, observer)
 }
 
+/// What a test asked and showed, for choosing the next one.
+#[derive(Clone, Copy, Debug)]
+struct Outcome {
+    target: i32,
+    success: bool,
+    /// Whether it was the bottom test.
+    at_bottom: bool,
+    /// Whether it took [`WALK_JUMP_NODES`] or more.
+    costly: bool,
+}
+
+/// The phase and target of the next test after `outcome`, the `tests`-th test, left
+/// `bracket` (the bounds after it) on a board of `k` seeds; `guess` (the shallow search's
+/// guess within so many nodes) is asked when galloping ends and after a costly walk test (see
+/// the [module documentation](self)).
+fn next_test(phase: Phase, tests: u32, bracket: &Bracket, k: u32, outcome: Outcome, guess: impl FnOnce(u64) -> i32) -> (Phase, i32) {
+    let Outcome { target, success, at_bottom, costly } = outcome;
+    match phase {
+        Phase::Gallop { .. } if success && !at_bottom => (Phase::Bisect, midpoint(bracket, k)),
+        Phase::Gallop { .. } if tests > BOTTOM_AFTER => {
+            // From the bound on the guess's side of 0 toward the guess.
+            let guess = parity_ceil(guess(ESTIMATE_NODES), k);
+            let rising = guess < 0;
+            let first = if rising { (bracket.lower + 2).min(guess) } else { bracket.upper.max(guess) };
+            (Phase::Walk { streak: 0, rising, guess }, first)
+        }
+        // Is the lower bound the value? (Once, after the first failures.)
+        Phase::Gallop { below } if tests == BOTTOM_AFTER => (Phase::Gallop { below }, bracket.lower + 1),
+        Phase::Gallop { below } => {
+            (Phase::Gallop { below: below.saturating_mul(2).saturating_add(1) }, bracket.upper.saturating_sub(below))
+        }
+        Phase::Bisect => (Phase::Bisect, midpoint(bracket, k)),
+        // The walk reached the guess: on from there as aimed tests.
+        Phase::Walk { rising, guess, .. } if (rising && target >= guess) || (!rising && target <= guess) => {
+            (Phase::Aim { streak: 1, rising: success }, if success { bracket.lower + 2 } else { bracket.upper })
+        }
+        // The value lies between this test and the walk's last one.
+        Phase::Walk { rising, .. } if rising != success => (Phase::Bisect, midpoint(bracket, k)),
+        // Near the costly middle already: straight to a deeper guess (cheap beside the tests
+        // to come).
+        Phase::Walk { streak, rising, .. } if costly => {
+            let guess = parity_ceil(guess(DEEP_ESTIMATE_NODES), k);
+            (Phase::Walk { streak, rising, guess }, guess)
+        }
+        Phase::Walk { streak, rising, guess } => {
+            let streak = streak + 1;
+            let step = step(streak);
+            let next =
+                if rising { bracket.lower.saturating_add(step).min(guess) } else { bracket.upper.saturating_sub(step - 2).max(guess) };
+            (Phase::Walk { streak, rising, guess }, next)
+        }
+        Phase::Aim { streak, rising } => {
+            let streak = if rising == success { streak + 1 } else { 1 };
+            let step = step(streak);
+            let next = if success { bracket.lower.saturating_add(step) } else { bracket.upper.saturating_sub(step - 2) };
+            (Phase::Aim { streak, rising: success }, next)
+        }
+    }
+}
+
+/// The distance of the next test from the bound the last one proved, after `streak` tests in
+/// one direction: one parity step at a time, then doubling.
+fn step(streak: u32) -> i32 {
+    2i32.saturating_mul(1 << streak.saturating_sub(PATIENCE).min(20))
+}
+
 /// The middle of the open bracket on the parity lattice: a test in `(lower, upper]`.
 fn midpoint(bracket: &Bracket, k: u32) -> i32 {
     parity_ceil(bracket.lower + (bracket.upper - bracket.lower + 1) / 2, k)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Answer, Bracket, Narrowing, BOTTOM_AFTER, DEEP_ESTIMATE_NODES, ESTIMATE_NODES};
+    use crate::rules::parity_ceil;
+
+    /// Tests up to and including the bottom one.
+    const GALLOP: usize = BOTTOM_AFTER as usize + 1;
+
+    /// The tests a narrowing asks of a position of `k` seeds and future gain `value`, from
+    /// `[-k, k]` with the first test at the top, each answered with the weakest fail-soft
+    /// value (the target itself, or two below it) and as costly or not as `costly` says,
+    /// `guess` being the shallow search's whatever its budget. Checks that it closes on the
+    /// value. Returns the targets and the budgets the guess was asked with.
+    fn tests_asked(k: i32, value: i32, guess: i32, costly: bool) -> (Vec<i32>, Vec<u64>) {
+        let (mut asked, mut budgets) = (Vec::new(), Vec::new());
+        let mut narrowing = Narrowing::new(Bracket::seeds(k), k as u32, k);
+        let test = |target: i32, _| {
+            asked.push(target);
+            Some(Answer { value: if value >= target { target } else { target - 2 }, mv: None, costly })
+        };
+        let bracket = narrowing.run_tests(
+            k as u32,
+            test,
+            |nodes| {
+                budgets.push(nodes);
+                guess
+            },
+            |_, _, bracket| assert!(bracket.lower <= value && value <= bracket.upper),
+        );
+        assert_eq!((bracket.lower, bracket.upper), (value, value), "value {value}, guess {guess}");
+        (asked, budgets)
+    }
+
+    #[test]
+    fn every_value_is_found_whatever_the_guess_and_the_cost() {
+        for k in [1, 6, 29, 40] {
+            for value in (-k..=k).step_by(2) {
+                for guess in -k - 3..=k + 3 {
+                    for costly in [false, true] {
+                        let (asked, _) = tests_asked(k, value, guess, costly);
+                        // Each test moves a bound by a parity step at least, and galloping,
+                        // the walk and the steps after it each take a logarithmic number.
+                        assert!(asked.len() <= 8 + 6 * (k as usize).ilog2() as usize, "{k} seeds, value {value}, guess {guess}: {asked:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_walk_never_tests_on_0s_side_of_a_guess_that_lies_between_0_and_the_value() {
+        let k = 90;
+        for value in (-k..=k).step_by(2) {
+            // Every guess between 0 and the value with the value's sign (a guess of 0 walks
+            // down), on the board's parity.
+            let guesses = if value >= 0 { (0..=value).step_by(2).collect::<Vec<_>>() } else { (value..0).step_by(2).collect() };
+            // (The bottom test proves at least -88, so a guess there has no test left below it.)
+            for guess in guesses.into_iter().filter(|&guess| guess > -k + 2) {
+                let (asked, _) = tests_asked(k, value, guess, false);
+                let after_galloping = asked.get(GALLOP..).unwrap_or_default();
+                // (Rising, the guess holding, "at least guess + 2" is what proves the value.)
+                let on_0s_side = |t: i32| if value >= 0 { t < guess } else { t > guess + 2 };
+                assert!(!after_galloping.iter().any(|&t| on_0s_side(t)), "value {value}, guess {guess}: {after_galloping:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_costly_test_sends_the_walk_to_a_deeper_guess() {
+        // The walk's first test (the upper bound) is costly: the next one is the deeper guess.
+        let (k, value, guess) = (90, 10, 40);
+        let (asked, budgets) = tests_asked(k, value, guess, true);
+        assert_eq!(asked[GALLOP + 1], parity_ceil(guess, k as u32), "{asked:?}");
+        assert_eq!(budgets, [ESTIMATE_NODES, DEEP_ESTIMATE_NODES]);
+        let (cheap, budgets) = tests_asked(k, value, guess, false);
+        assert!(cheap[GALLOP + 1] > guess, "{cheap:?}");
+        assert_eq!(budgets, [ESTIMATE_NODES]);
+    }
 }

@@ -7,8 +7,13 @@
 use super::ordering::Children;
 use crate::rules::{parity_ceil, Rules};
 
-/// Positions the guess may visit in all: milliseconds.
+/// Positions the guess may visit at each depth: milliseconds.
 pub(crate) const ESTIMATE_NODES: u64 = 200_000;
+
+/// Positions a deeper guess may visit at each depth, asked once a test has shown the position
+/// costly (millions of nodes): a guess nearer the value saves tests of that cost (the child of
+/// move 2 of `15,15,1,15,15,0,0/7,1,0,1,0,1,1 1/25 1`, value −4: +4 within 200 k, 0 within 2 M).
+pub(crate) const DEEP_ESTIMATE_NODES: u64 = 2_000_000;
 
 /// The deepest guess that finished within `nodes` positions, rounded to the parity of the
 /// seeds on the board (0 for a position whose game is over is never asked: the driver has

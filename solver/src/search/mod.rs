@@ -11,7 +11,8 @@
 //!   refuted most positions so far (a history per worker), and enhanced transposition cutoffs
 //!   in `alphabeta`;
 //! - `driver`: the sequence of null-window tests (the top first, then galloping down from the
-//!   upper bound until a test succeeds, then bisection) that closes the bracket of proven
+//!   upper bound until a test succeeds, then bisection; failing that, a walk toward a
+//!   shallow search's guess and aimed tests from it) that closes the bracket of proven
 //!   bounds; [`Solver::solve_with`] starts it from a bound proven elsewhere and reports every
 //!   test to an observer;
 //! - `analysis`: every move of a position valued in rounds, each move's driver kept
@@ -408,7 +409,7 @@ impl<R: Rules> Solver<R> {
         let budget = Budget::new(limits);
         let mut analysis = self.move_analysis(pos, &[]);
         for index in 0..analysis.values().len() {
-            analysis.advance(self, index, &budget);
+            analysis.advance(self, index, &budget, &|_, _| {});
         }
         let mut values = analysis.values();
         values.sort_by_key(|m| (Reverse(m.lower), Reverse(m.upper), m.mv));
