@@ -7,9 +7,9 @@
 //! [`Rules::tier_order`] and solves them one level at a time, lowest first. A move that stays
 //! in the tier lowers `tier_order`, so a level needs only lower levels, which every rank has
 //! once each level's values are gathered on every rank (`MPI_Allgatherv`, one message per
-//! rank and level). After the last level every rank holds the whole tier; rank 0 writes it
-//! through the solver's writer, so the file is the one a one-process build writes, byte for
-//! byte, whatever that writer's format.
+//! rank and level). After the last level every rank holds the whole tier; every rank encodes a
+//! share of its file's blocks and rank 0 writes them through the solver's writer
+//! (`shared_file.rs`), so the file is the one a one-process build writes, byte for byte.
 
 use std::path::Path;
 use std::sync::atomic::Ordering;
@@ -25,6 +25,8 @@ use rayon::prelude::*;
 use crate::cluster::Cluster;
 use crate::level_message;
 use crate::ownership::Ownership;
+use crate::partition::{displacements, message_count};
+use crate::shared_file;
 
 /// What [`build_tiers`] did, with what the ranks exchanged.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -154,8 +156,8 @@ impl<R: Rules> TierSolver<R> for SharedBuild<'_> {
         Ok(Some(tier.into_values()))
     }
 
-    fn writes_files(&self) -> bool {
-        self.cluster.is_root()
+    fn write(&mut self, task: &TierTask<'_, R>, path: &Path, values: &[u8]) -> Result<u64, TableError> {
+        shared_file::write_shared(self.cluster, &self.pool, task, path, values)
     }
 }
 
@@ -182,30 +184,6 @@ fn as_flat_mut(headers: &mut [Header]) -> &mut [u64] {
     // SAFETY: `Header` is `repr(C)` with three `u64` fields and no padding, so a slice of
     // `n` headers is a slice of `3 * n` `u64`s, with the same alignment.
     unsafe { std::slice::from_raw_parts_mut(headers.as_mut_ptr().cast::<u64>(), headers.len() * 3) }
-}
-
-/// A message length as an MPI count.
-fn message_count(bytes: u64, seeds: u32) -> Result<Count, TableError> {
-    Count::try_from(bytes).map_err(|_| TableError::Shared {
-        seeds,
-        detail: format!("a level message of {bytes} bytes is beyond MPI's 2 GiB count: use more ranks"),
-    })
-}
-
-/// Where each rank's message starts in the gathered buffer.
-fn displacements(counts: &[Count], seeds: u32) -> Result<Vec<Count>, TableError> {
-    let mut start: Count = 0;
-    counts
-        .iter()
-        .map(|&c| {
-            let at = start;
-            start = start.checked_add(c).ok_or_else(|| TableError::Shared {
-                seeds,
-                detail: "a level's messages exceed MPI's 2 GiB count: use more ranks".into(),
-            })?;
-            Ok(at)
-        })
-        .collect()
 }
 
 /// This rank's positions of a tier, sorted by level of `tier_order` (increasing index within

@@ -134,11 +134,14 @@ pub trait TierSolver<R: Rules> {
     /// [`Rules::tier_order`] contract, a failed exchange).
     fn solve(&mut self, task: &TierTask<'_, R>) -> Result<Option<Vec<u8>>, TableError>;
 
-    /// Whether this process writes the tiers it solves (of the processes sharing a build,
-    /// exactly one does; the others report the file's size as zero).
-    fn writes_files(&self) -> bool {
-        true
-    }
+    /// Writes `values`, the tier [`TierSolver::solve`] returned for `task`, to `path` (the
+    /// file [`write_table`] writes) and returns the file's size. Of the processes sharing a
+    /// build, exactly one writes the file (the others may encode parts of it) and the
+    /// others return 0.
+    ///
+    /// # Errors
+    /// As [`write_table`], and a failed exchange.
+    fn write(&mut self, task: &TierTask<'_, R>, path: &Path, values: &[u8]) -> Result<u64, TableError>;
 }
 
 /// Every tier solved by this process alone, on its pool.
@@ -148,10 +151,14 @@ impl<R: Rules> TierSolver<R> for InThisProcess<'_> {
     fn solve(&mut self, task: &TierTask<'_, R>) -> Result<Option<Vec<u8>>, TableError> {
         self.0.install(|| solve_tier(task.rules, task.seeds, task.lower, task.stop, task.progress))
     }
+
+    fn write(&mut self, task: &TierTask<'_, R>, path: &Path, values: &[u8]) -> Result<u64, TableError> {
+        self.0.install(|| write_table(task.rules, path, task.seeds, values, task.lower))
+    }
 }
 
 /// [`build_tiers`] with the missing tiers solved by `solver`, which is called on this thread
-/// (files are read and written on a pool of `options.threads`). Which tiers are missing is
+/// (files are read on a pool of `options.threads`, and written by `solver`). Which tiers are missing is
 /// decided once, before the first is solved, so processes sharing a directory agree on it
 /// even while one of them writes.
 ///
@@ -192,7 +199,7 @@ pub fn build_tiers_with<R: Rules>(
             break;
         };
         bar.set_message("compressing");
-        let bytes = if solver.writes_files() { pool.install(|| write_table(rules, &path, seeds, &values, &lower))? } else { 0 };
+        let bytes = solver.write(&task, &path, &values)?;
         bar.finish_with_message("done");
         let entries = values.len() as u64;
         report.tiers.push(TierReport { seeds, path, entries, bytes, built: true, elapsed: started.elapsed() });
