@@ -15,6 +15,7 @@ use rayon::prelude::*;
 
 use crate::cluster::Cluster;
 use crate::partition::{displacements, message_count};
+use crate::phases::{timed, Phases};
 
 /// Writes `values`, the whole tier of `task` (the same on every rank), to `path`: every rank
 /// encodes its blocks on `pool`, rank 0 gathers them and writes the file. Every rank must call
@@ -29,13 +30,30 @@ pub(crate) fn write_shared<R: Rules>(
     task: &TierTask<'_, R>,
     path: &Path,
     values: &[u8],
+    phases: &mut Phases,
 ) -> Result<u64, TableError> {
     let (rank, ranks, seeds) = (cluster.rank(), cluster.size(), task.seeds);
     let blocks = block_count(values.len() as u64);
     let mine: Vec<usize> = (rank..blocks).step_by(ranks).collect();
-    let encoded: Vec<EncodedBlock> = pool.install(|| {
-        mine.par_iter().map(|&b| encode_block(task.rules, path, seeds, values, b, task.lower)).collect::<Result<_, TableError>>()
+    let encoded: Vec<EncodedBlock> = timed(&mut phases.encode, || {
+        pool.install(|| {
+            mine.par_iter().map(|&b| encode_block(task.rules, path, seeds, values, b, task.lower)).collect::<Result<_, TableError>>()
+        })
     })?;
+    timed(&mut phases.write, || gather_and_write(cluster, task, path, values.len() as u64, &encoded))
+}
+
+/// Gathers every rank's `encoded` blocks on rank 0, which writes the file of `entries`
+/// positions; returns its size there, 0 on the other ranks.
+fn gather_and_write<R: Rules>(
+    cluster: &Cluster,
+    task: &TierTask<'_, R>,
+    path: &Path,
+    entries: u64,
+    encoded: &[EncodedBlock],
+) -> Result<u64, TableError> {
+    let (ranks, seeds) = (cluster.size(), task.seeds);
+    let blocks = block_count(entries);
     // Each block's checksum and frame length, then all the frames.
     let sizes: Vec<u64> = encoded.iter().flat_map(|b| [b.checksum, b.frame.len() as u64]).collect();
     let frames: Vec<u8> = encoded.iter().flat_map(|b| b.frame.iter().copied()).collect();
@@ -74,5 +92,5 @@ pub(crate) fn write_shared<R: Rules>(
             EncodedBlock { checksum, frame }
         })
         .collect();
-    write_encoded_table(task.rules, path, seeds, values.len() as u64, &in_order)
+    write_encoded_table(task.rules, path, seeds, entries, &in_order)
 }
