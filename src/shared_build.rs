@@ -18,6 +18,13 @@ pub struct Exchange {
     pub received_bytes: u64,
     /// Exchange rounds (levels).
     pub rounds: u64,
+    /// Rank 0's wall and CPU seconds in each phase: sort, solve, exchange (waiting for the
+    /// slowest rank and the transfers), record, encode, write.
+    pub seconds: [(&'static str, f64, f64); 6],
+    /// The CPU seconds of each level's slowest rank's solving, summed.
+    pub slowest_solve_cpu: f64,
+    /// What the build would take with every rank on idle cores of its own, from the CPU times.
+    pub on_idle_cores: f64,
 }
 
 impl Exchange {
@@ -30,17 +37,28 @@ impl Exchange {
             "received_bytes": self.received_bytes,
             "sent_bytes_per_position": per_position(self.sent_bytes, positions),
             "received_bytes_per_position": per_position(self.received_bytes, positions),
+            "seconds": self
+                .seconds
+                .iter()
+                .map(|&(phase, wall, cpu)| (phase.to_string(), serde_json::json!({ "wall": wall, "cpu": cpu })))
+                .collect::<serde_json::Map<_, _>>(),
+            "slowest_rank_solve_cpu_seconds": self.slowest_solve_cpu,
+            "on_idle_cores_seconds": self.on_idle_cores,
         })
     }
 
-    /// One line for the text output.
+    /// Two lines for the text output.
     pub fn summary(&self, positions: u64) -> String {
+        let phases: Vec<String> = self.seconds.iter().map(|(phase, wall, cpu)| format!("{phase} {wall:.1} s ({cpu:.1} s CPU)")).collect();
         format!(
-            "exchanged {} bytes in {} rounds ({:.2} bytes/position sent, {:.2} received over all ranks)",
+            "exchanged {} bytes in {} rounds ({:.2} bytes/position sent, {:.2} received over all ranks)\nrank 0's time: {}\nthe slowest rank's solving, level by level: {:.1} s CPU; on idle cores of their own the ranks would take about {:.1} s",
             self.sent_bytes,
             self.rounds,
             per_position(self.sent_bytes, positions),
-            per_position(self.received_bytes, positions)
+            per_position(self.received_bytes, positions),
+            phases.join(", "),
+            self.slowest_solve_cpu,
+            self.on_idle_cores
         )
     }
 }
@@ -67,8 +85,25 @@ pub fn build(
     #[cfg(feature = "mpi")]
     {
         let shared = dakon_mpi::build_tiers(cluster, rules, dir, max_seeds, options).map_err(|e| CliError::Failure(e.to_string()))?;
-        let exchange =
-            Exchange { ranks: cluster.size(), sent_bytes: shared.sent_bytes, received_bytes: shared.received_bytes, rounds: shared.rounds };
+        let p = shared.phases;
+        let seconds = [
+            ("sort", p.sort),
+            ("solve", p.solve),
+            ("exchange", p.exchange),
+            ("record", p.record),
+            ("encode", p.encode),
+            ("write", p.write),
+        ]
+        .map(|(phase, spent)| (phase, spent.wall.as_secs_f64(), spent.cpu.as_secs_f64()));
+        let exchange = Exchange {
+            ranks: cluster.size(),
+            sent_bytes: shared.sent_bytes,
+            received_bytes: shared.received_bytes,
+            rounds: shared.rounds,
+            seconds,
+            slowest_solve_cpu: p.slowest_solve_cpu.as_secs_f64(),
+            on_idle_cores: p.on_idle_cores(options.threads).as_secs_f64(),
+        };
         Ok((shared.build, exchange))
     }
     #[cfg(not(feature = "mpi"))]

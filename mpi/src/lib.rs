@@ -7,7 +7,8 @@
 //! - [`Cluster`]: joining the job, this rank's number, aborting every rank on an error.
 //! - [`build_tiers`]: `dakon tables build` shared by the ranks ([`SharedBuild`]): each tier's
 //!   positions dealt out in blocks, solved level by level of `tier_order`, the values of each
-//!   level gathered on every rank; rank 0 writes the files through the solver's writer.
+//!   level gathered on every rank; each rank encodes a share of the file's blocks, rank 0
+//!   writes them through the solver's writer.
 //! - [`serve_jobs`] and [`work_jobs`]: jobs (batch positions, atlas boards) handed out by
 //!   rank 0 to whichever rank is free, answers sent back to it; [`broadcast_bytes`] gives
 //!   every rank rank 0's input.
@@ -22,11 +23,15 @@ mod distributed_solve;
 mod jobs;
 mod level_message;
 mod ownership;
+mod partition;
+mod phases;
 mod root_split;
 mod shared_build;
+mod shared_file;
 mod solve_job;
 
 pub use cluster::Cluster;
 pub use distributed_solve::{solve, Cut, Distributed};
 pub use jobs::{broadcast_bytes, serve_jobs, work_jobs};
+pub use phases::{Phases, Spent};
 pub use shared_build::{build_tiers, SharedBuild, SharedBuildReport};

@@ -7,15 +7,16 @@
 //! [`Rules::tier_order`] and solves them one level at a time, lowest first. A move that stays
 //! in the tier lowers `tier_order`, so a level needs only lower levels, which every rank has
 //! once each level's values are gathered on every rank (`MPI_Allgatherv`, one message per
-//! rank and level). After the last level every rank holds the whole tier; rank 0 writes it
-//! through the solver's writer, so the file is the one a one-process build writes, byte for
-//! byte, whatever that writer's format.
+//! rank and level). After the last level every rank holds the whole tier; every rank encodes a
+//! share of its file's blocks and rank 0 writes them through the solver's writer
+//! (`shared_file.rs`), so the file is the one a one-process build writes, byte for byte.
 
 use std::path::Path;
 use std::sync::atomic::Ordering;
+use std::time::Duration;
 
 use dakon_solver::rules::Rules;
-use dakon_solver::tables::{build_tiers_with, worker_pool, BuildOptions, BuildReport, SharedTier, TableError, TierSolver, TierTask};
+use dakon_solver::tables::{build_tiers_with, worker_pool, BuildOptions, BuildReport, SharedTier, TableError, TierOutcome, TierSolver, TierTask};
 use mpi::collective::SystemOperation;
 use mpi::datatype::PartitionMut;
 use mpi::traits::*;
@@ -25,6 +26,9 @@ use rayon::prelude::*;
 use crate::cluster::Cluster;
 use crate::level_message;
 use crate::ownership::Ownership;
+use crate::partition::{displacements, message_count};
+use crate::phases::{timed, Phases};
+use crate::shared_file;
 
 /// What [`build_tiers`] did, with what the ranks exchanged.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -39,6 +43,8 @@ pub struct SharedBuildReport {
     pub received_bytes: u64,
     /// Exchange rounds (one per level of each tier built).
     pub rounds: u64,
+    /// This rank's time in each phase.
+    pub phases: Phases,
 }
 
 /// Builds the tiers `0..=max_seeds` of `rules` missing from `dir`, as
@@ -61,7 +67,13 @@ pub fn build_tiers<R: Rules>(
     let mut shared = SharedBuild::new(cluster, options.threads, dir)?;
     let build = build_tiers_with(rules, dir, max_seeds, options, &mut shared)?;
     cluster.world().barrier();
-    Ok(SharedBuildReport { build, sent_bytes: shared.sent_bytes, received_bytes: shared.received_bytes, rounds: shared.rounds })
+    Ok(SharedBuildReport {
+        build,
+        sent_bytes: shared.sent_bytes,
+        received_bytes: shared.received_bytes,
+        rounds: shared.rounds,
+        phases: shared.phases,
+    })
 }
 
 /// The [`TierSolver`] of a build shared among the ranks: solves this rank's positions of a
@@ -72,6 +84,7 @@ pub struct SharedBuild<'c> {
     sent_bytes: u64,
     received_bytes: u64,
     rounds: u64,
+    phases: Phases,
 }
 
 impl<'c> SharedBuild<'c> {
@@ -80,7 +93,14 @@ impl<'c> SharedBuild<'c> {
     /// # Errors
     /// [`TableError::Io`] if the threads cannot be started (`dir` names the build).
     pub fn new(cluster: &'c Cluster, threads: usize, dir: &Path) -> Result<Self, TableError> {
-        Ok(SharedBuild { cluster, pool: worker_pool(threads, dir)?, sent_bytes: 0, received_bytes: 0, rounds: 0 })
+        Ok(SharedBuild {
+            cluster,
+            pool: worker_pool(threads, dir)?,
+            sent_bytes: 0,
+            received_bytes: 0,
+            rounds: 0,
+            phases: Phases::default(),
+        })
     }
 
     /// Fails unless every rank is about to build tier `seeds`.
@@ -107,7 +127,8 @@ impl<R: Rules> TierSolver<R> for SharedBuild<'_> {
         self.agree_on_tier(seeds)?;
         let world = self.cluster.world();
         let own = Ownership::new(self.cluster.rank(), self.cluster.size(), rules.tier_size(seeds));
-        let levels = self.pool.install(|| Levels::sort(rules, seeds, &own));
+        let pool = &self.pool;
+        let levels = timed(&mut self.phases.sort, || pool.install(|| Levels::sort(rules, seeds, &own)));
         let mut top = 0u64;
         world.all_reduce_into(&(levels.count() as u64), &mut top, SystemOperation::max());
         let mut tier = SharedTier::new(rules, seeds, lower)?;
@@ -118,31 +139,52 @@ impl<R: Rules> TierSolver<R> for SharedBuild<'_> {
             let mine = levels.get(level);
             let stopped = stop.is_some_and(|s| s.load(Ordering::Relaxed));
             message.clear();
+            let solve_cpu_before = self.phases.solve.cpu;
             if !stopped {
-                let values = self.pool.install(|| tier.solve(mine))?;
-                level_message::encode(mine, &values, &mut message);
+                timed(&mut self.phases.solve, || {
+                    let values = pool.install(|| tier.solve(mine))?;
+                    level_message::encode(mine, &values, &mut message);
+                    Ok::<(), TableError>(())
+                })?;
             }
-            let header = Header { stopped: u64::from(stopped), positions: mine.len() as u64, bytes: message.len() as u64 };
-            world.all_gather_into(&header.as_array(), as_flat_mut(&mut headers));
-            if headers.iter().any(|h| h.stopped != 0) {
-                return Ok(None);
-            }
-            let counts = headers.iter().map(|h| message_count(h.bytes, seeds)).collect::<Result<Vec<Count>, _>>()?;
-            let displacements = displacements(&counts, seeds)?;
-            let total: u64 = headers.iter().map(|h| h.bytes).sum();
-            received.resize(total as usize, 0);
-            // Every rank knows `total`; with nothing to send, both buffers would be the same
-            // dangling pointer, which MPI rejects as aliased.
-            if total > 0 {
-                world.all_gather_varcount_into(&message[..], &mut PartitionMut::new(&mut received[..], &counts[..], &displacements[..]));
-            }
-            for (rank, (&count, &start)) in counts.iter().zip(&displacements).enumerate() {
-                if rank != self.cluster.rank() {
-                    let part = &received[start as usize..(start + count) as usize];
-                    level_message::decode(part, |index, value| tier.record(index, value))
-                        .map_err(|e| TableError::Shared { seeds, detail: format!("rank {rank}'s message of level {level}: {e}") })?;
+            let solve_cpu = self.phases.solve.cpu - solve_cpu_before;
+            let header = Header {
+                stopped: u64::from(stopped),
+                positions: mine.len() as u64,
+                bytes: message.len() as u64,
+                solve_cpu_ns: solve_cpu.as_nanos() as u64,
+            };
+            let exchanged = timed(&mut self.phases.exchange, || {
+                world.all_gather_into(&header.as_array(), as_flat_mut(&mut headers));
+                if headers.iter().any(|h| h.stopped != 0) {
+                    return Ok(None);
                 }
-            }
+                let counts = headers.iter().map(|h| message_count(h.bytes, seeds)).collect::<Result<Vec<Count>, _>>()?;
+                let displacements = displacements(&counts, seeds)?;
+                let total: u64 = headers.iter().map(|h| h.bytes).sum();
+                received.resize(total as usize, 0);
+                // Every rank knows `total`; with nothing to send, both buffers would be the same
+                // dangling pointer, which MPI rejects as aliased.
+                if total > 0 {
+                    world
+                        .all_gather_varcount_into(&message[..], &mut PartitionMut::new(&mut received[..], &counts[..], &displacements[..]));
+                }
+                Ok(Some((counts, displacements, total)))
+            })?;
+            let Some((counts, displacements, total)) = exchanged else {
+                return Ok(None);
+            };
+            self.phases.slowest_solve_cpu += Duration::from_nanos(headers.iter().map(|h| h.solve_cpu_ns).max().unwrap_or(0));
+            timed(&mut self.phases.record, || {
+                for (rank, (&count, &start)) in counts.iter().zip(&displacements).enumerate() {
+                    if rank != self.cluster.rank() {
+                        let part = &received[start as usize..(start + count) as usize];
+                        level_message::decode(part, |index, value| tier.record(index, value))
+                            .map_err(|e| TableError::Shared { seeds, detail: format!("rank {rank}'s message of level {level}: {e}") })?;
+                    }
+                }
+                Ok::<(), TableError>(())
+            })?;
             self.sent_bytes += total;
             self.received_bytes += total * (self.cluster.size() as u64 - 1);
             self.rounds += 1;
@@ -154,8 +196,8 @@ impl<R: Rules> TierSolver<R> for SharedBuild<'_> {
         Ok(Some(tier.into_values()))
     }
 
-    fn writes_files(&self) -> bool {
-        self.cluster.is_root()
+    fn write(&mut self, task: &TierTask<'_, R>, path: &Path, outcome: &TierOutcome) -> Result<u64, TableError> {
+        shared_file::write_shared(self.cluster, &self.pool, task, path, outcome.values(), &mut self.phases)
     }
 }
 
@@ -169,43 +211,21 @@ struct Header {
     positions: u64,
     /// Bytes of its message.
     bytes: u64,
+    /// The CPU time it took to solve them (nanoseconds).
+    solve_cpu_ns: u64,
 }
 
 impl Header {
-    fn as_array(&self) -> [u64; 3] {
-        [self.stopped, self.positions, self.bytes]
+    fn as_array(&self) -> [u64; 4] {
+        [self.stopped, self.positions, self.bytes, self.solve_cpu_ns]
     }
 }
 
 /// The headers as the flat `u64` buffer MPI fills.
 fn as_flat_mut(headers: &mut [Header]) -> &mut [u64] {
-    // SAFETY: `Header` is `repr(C)` with three `u64` fields and no padding, so a slice of
-    // `n` headers is a slice of `3 * n` `u64`s, with the same alignment.
-    unsafe { std::slice::from_raw_parts_mut(headers.as_mut_ptr().cast::<u64>(), headers.len() * 3) }
-}
-
-/// A message length as an MPI count.
-fn message_count(bytes: u64, seeds: u32) -> Result<Count, TableError> {
-    Count::try_from(bytes).map_err(|_| TableError::Shared {
-        seeds,
-        detail: format!("a level message of {bytes} bytes is beyond MPI's 2 GiB count: use more ranks"),
-    })
-}
-
-/// Where each rank's message starts in the gathered buffer.
-fn displacements(counts: &[Count], seeds: u32) -> Result<Vec<Count>, TableError> {
-    let mut start: Count = 0;
-    counts
-        .iter()
-        .map(|&c| {
-            let at = start;
-            start = start.checked_add(c).ok_or_else(|| TableError::Shared {
-                seeds,
-                detail: "a level's messages exceed MPI's 2 GiB count: use more ranks".into(),
-            })?;
-            Ok(at)
-        })
-        .collect()
+    // SAFETY: `Header` is `repr(C)` with four `u64` fields and no padding, so a slice of
+    // `n` headers is a slice of `4 * n` `u64`s, with the same alignment.
+    unsafe { std::slice::from_raw_parts_mut(headers.as_mut_ptr().cast::<u64>(), headers.len() * 4) }
 }
 
 /// This rank's positions of a tier, sorted by level of `tier_order` (increasing index within

@@ -144,11 +144,14 @@ pub trait TierSolver<R: Rules> {
         Ok(self.solve(task)?.map(TierOutcome::Values))
     }
 
-    /// Whether this process writes the tiers it solves (of the processes sharing a build,
-    /// exactly one does; the others report the file's size as zero).
-    fn writes_files(&self) -> bool {
-        true
-    }
+    /// Writes `outcome`, the tier [`TierSolver::solve_for_file`] returned for `task`, to
+    /// `path` (the file [`write_table`] writes from its values) and returns the file's size.
+    /// Of the processes sharing a build, exactly one writes the file (the others may encode
+    /// parts of it) and the others return 0.
+    ///
+    /// # Errors
+    /// As [`write_table`], and a failed exchange.
+    fn write(&mut self, task: &TierTask<'_, R>, path: &Path, outcome: &TierOutcome) -> Result<u64, TableError>;
 }
 
 /// A solved tier as a [`TierSolver`] hands it to the build.
@@ -160,7 +163,8 @@ pub enum TierOutcome {
 }
 
 impl TierOutcome {
-    fn values(&self) -> &[u8] {
+    /// The tier's values, one byte a position.
+    pub fn values(&self) -> &[u8] {
         match self {
             TierOutcome::Values(values) => values,
             TierOutcome::Solved(solved) => &solved.values,
@@ -187,10 +191,17 @@ impl<R: Rules> TierSolver<R> for InThisProcess<'_> {
         let solved = self.0.install(|| solve_tier(task.rules, task.seeds, task.lower, task.stop, task.progress))?;
         Ok(solved.map(TierOutcome::Solved))
     }
+
+    fn write(&mut self, task: &TierTask<'_, R>, path: &Path, outcome: &TierOutcome) -> Result<u64, TableError> {
+        self.0.install(|| match outcome {
+            TierOutcome::Values(values) => write_table(task.rules, path, task.seeds, values, task.lower),
+            TierOutcome::Solved(solved) => write_solved(task.rules, path, task.seeds, solved),
+        })
+    }
 }
 
 /// [`build_tiers`] with the missing tiers solved by `solver`, which is called on this thread
-/// (files are read and written on a pool of `options.threads`). Which tiers are missing is
+/// (files are read on a pool of `options.threads`, and written by `solver`). Which tiers are missing is
 /// decided once, before the first is solved, so processes sharing a directory agree on it
 /// even while one of them writes.
 ///
@@ -231,11 +242,7 @@ pub fn build_tiers_with<R: Rules>(
             break;
         };
         bar.set_message("compressing");
-        let bytes = match &outcome {
-            _ if !solver.writes_files() => 0,
-            TierOutcome::Values(values) => pool.install(|| write_table(rules, &path, seeds, values, &lower))?,
-            TierOutcome::Solved(solved) => pool.install(|| write_solved(rules, &path, seeds, solved))?,
-        };
+        let bytes = solver.write(&task, &path, &outcome)?;
         bar.finish_with_message("done");
         let entries = outcome.values().len() as u64;
         report.tiers.push(TierReport { seeds, path, entries, bytes, built: true, elapsed: started.elapsed() });

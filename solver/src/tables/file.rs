@@ -256,12 +256,51 @@ fn mismatch(path: &Path, field: &'static str, expected: impl ToString, found: im
 /// [`TableError::Inconsistent`] if a value contradicts the lower tiers or a lower tier is
 /// missing (the values are not a solved tier).
 pub fn write_table<R: Rules, T: TierValues>(rules: &R, path: &Path, seeds: u32, values: &[u8], lower: &[T]) -> Result<u64, TableError> {
+    let blocks: Vec<EncodedBlock> = (0..block_count(values.len() as u64))
+        .into_par_iter()
+        .map(|block| encode_block(rules, path, seeds, values, block, lower))
+        .collect::<Result<_, TableError>>()?;
+    write_encoded_table(rules, path, seeds, values.len() as u64, &blocks)
+}
+
+/// One block of a table file as [`encode_block`] makes it: the checksum of its values and
+/// its compressed residuals. Processes sharing a build encode blocks apart and hand them to
+/// the one that writes the file ([`write_encoded_table`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EncodedBlock {
+    /// The checksum of the block's values ([`format::checksum`]).
+    pub checksum: u64,
+    /// The block's residuals, compressed.
+    pub frame: Vec<u8>,
+}
+
+/// How many blocks a file of `entries` positions has.
+pub fn block_count(entries: u64) -> usize {
+    entries.div_ceil(u64::from(BLOCK_ENTRIES)) as usize
+}
+
+/// Encodes block `block` of the file of tier `seeds` (for [`write_encoded_table`]), given all
+/// the tier's `values` and `lower[j]`, the values of tier `j < seeds`. `path` is the file's,
+/// for error messages.
+///
+/// # Errors
+/// [`TableError::Inconsistent`] if a value contradicts the lower tiers or a lower tier is
+/// missing, [`TableError::Io`] if compression fails.
+pub fn encode_block<R: Rules, T: TierValues>(
+    rules: &R,
+    path: &Path,
+    seeds: u32,
+    values: &[u8],
+    block: usize,
+    lower: &[T],
+) -> Result<EncodedBlock, TableError> {
     if lower.len() < seeds as usize {
         return Err(TableError::Inconsistent { seeds, detail: format!("tiers 0..{seeds} needed, {} given", lower.len()) });
     }
-    write_blocks(rules, path, seeds, values, |first, chunk| {
-        residual::encode(rules, seeds, first, chunk, lower).map_err(|detail| TableError::Inconsistent { seeds, detail })
-    })
+    let (first, chunk) = block_values(values, block);
+    let residuals =
+        residual::encode(rules, seeds, first as u64, chunk, lower).map_err(|detail| TableError::Inconsistent { seeds, detail })?;
+    compressed_block(path, chunk, &residuals)
 }
 
 /// [`write_table`] for a tier this process solved: the residuals come from the solve's marks,
@@ -271,38 +310,50 @@ pub fn write_table<R: Rules, T: TierValues>(rules: &R, path: &Path, seeds: u32, 
 /// [`TableError::Io`] if the file cannot be written.
 pub(crate) fn write_solved<R: Rules>(rules: &R, path: &Path, seeds: u32, solved: &SolvedTier) -> Result<u64, TableError> {
     debug_assert_eq!(solved.values.len(), solved.marks.len());
-    write_blocks(rules, path, seeds, &solved.values, |first, chunk| {
-        let first = first as usize;
-        Ok(residual::from_marks(&solved.marks[first..first + chunk.len()]))
-    })
-}
-
-/// Writes `values` in format version 2, each block's residuals from
-/// `residuals(first index, values of the block)`, compressed in parallel.
-fn write_blocks<R: Rules>(
-    rules: &R,
-    path: &Path,
-    seeds: u32,
-    values: &[u8],
-    residuals: impl Fn(u64, &[u8]) -> Result<Vec<u8>, TableError> + Sync,
-) -> Result<u64, TableError> {
-    let blocks: Vec<(u64, Vec<u8>)> = values
-        .par_chunks(BLOCK_ENTRIES as usize)
-        .enumerate()
-        .map(|(block, chunk)| {
-            let residuals = residuals(block as u64 * BLOCK_ENTRIES as u64, chunk)?;
-            let frame = format::compress_block(&residuals).map_err(|e| TableError::io(path, "compress", e))?;
-            Ok((format::checksum(chunk), frame))
+    let blocks: Vec<EncodedBlock> = (0..block_count(solved.values.len() as u64))
+        .into_par_iter()
+        .map(|block| {
+            let (first, chunk) = block_values(&solved.values, block);
+            compressed_block(path, chunk, &residual::from_marks(&solved.marks[first..first + chunk.len()]))
         })
         .collect::<Result<_, TableError>>()?;
-    let checksums: Vec<u64> = blocks.iter().map(|(checksum, _)| *checksum).collect();
+    write_encoded_table(rules, path, seeds, solved.values.len() as u64, &blocks)
+}
+
+/// The index of the first position of block `block` and the block's values.
+fn block_values(values: &[u8], block: usize) -> (usize, &[u8]) {
+    let first = block * BLOCK_ENTRIES as usize;
+    (first, &values[first..values.len().min(first + BLOCK_ENTRIES as usize)])
+}
+
+/// The block of values `chunk` with its `residuals` compressed.
+fn compressed_block(path: &Path, chunk: &[u8], residuals: &[u8]) -> Result<EncodedBlock, TableError> {
+    let frame = format::compress_block(residuals).map_err(|e| TableError::io(path, "compress", e))?;
+    Ok(EncodedBlock { checksum: format::checksum(chunk), frame })
+}
+
+/// Writes the file of tier `seeds`, of `entries` positions, from its `blocks` (every block,
+/// in order, as [`encode_block`] made them), atomically as [`write_table`] does; the file is
+/// the one [`write_table`] writes from the same values. Returns the file's size.
+///
+/// # Errors
+/// [`TableError::Io`] if the file cannot be written, [`TableError::Inconsistent`] if
+/// `blocks` is not one block per [`BLOCK_ENTRIES`] positions.
+pub fn write_encoded_table<R: Rules>(rules: &R, path: &Path, seeds: u32, entries: u64, blocks: &[EncodedBlock]) -> Result<u64, TableError> {
+    if blocks.len() != block_count(entries) {
+        return Err(TableError::Inconsistent {
+            seeds,
+            detail: format!("{} blocks for {entries} positions, {} expected", blocks.len(), block_count(entries)),
+        });
+    }
+    let checksums: Vec<u64> = blocks.iter().map(|b| b.checksum).collect();
     let header = Header {
         magic: MAGIC,
         version: VERSION,
         rules: rules.name().to_string(),
         parameters: rules.parameters(),
         seeds,
-        entries: values.len() as u64,
+        entries,
         codec: CODEC_PREDICTED,
         block_entries: BLOCK_ENTRIES,
         checksum: format::block_digest(&checksums),
@@ -310,8 +361,8 @@ fn write_blocks<R: Rules>(
     let mut meta = format::bincode_options().serialize(&header).expect("a header always serializes");
     let mut offset = 0u64;
     meta.extend_from_slice(&offset.to_le_bytes());
-    for (_, frame) in &blocks {
-        offset += frame.len() as u64;
+    for block in blocks {
+        offset += block.frame.len() as u64;
         meta.extend_from_slice(&offset.to_le_bytes());
     }
     let meta_checksum = format::meta_checksum(&meta);
@@ -319,7 +370,7 @@ fn write_blocks<R: Rules>(
 
     write_atomically(path, |file| {
         file.write_all(&meta)?;
-        blocks.iter().try_for_each(|(_, frame)| file.write_all(frame))
+        blocks.iter().try_for_each(|block| file.write_all(&block.frame))
     })
     .map_err(|f| TableError::io(f.path, f.action, f.source))?;
     Ok(meta.len() as u64 + offset)
