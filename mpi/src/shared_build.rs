@@ -16,7 +16,9 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use dakon_solver::rules::Rules;
-use dakon_solver::tables::{build_tiers_with, worker_pool, BuildOptions, BuildReport, SharedTier, TableError, TierOutcome, TierSolver, TierTask};
+use dakon_solver::tables::{
+    build_tiers_with, worker_pool, BuildOptions, BuildReport, SharedTier, TableError, TierOutcome, TierSolver, TierTask,
+};
 use mpi::collective::SystemOperation;
 use mpi::datatype::PartitionMut;
 use mpi::traits::*;
