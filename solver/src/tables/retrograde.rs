@@ -10,9 +10,11 @@
 //! Memory is one byte per position plus one bit: the byte holds the value once the bit says
 //! the position is solved. A tier solved by [`solve_tier`] also keeps a second byte a
 //! position, its [`Mark`] (what format 2 stores for it), which the solve finds from the
-//! successor values it reads anyway: the file is then written without a second pass. The work is memory-bound: a successor's value is a random access
-//! into a tier of up to hundreds of megabytes. So positions are taken in small batches, and
-//! all the cache lines a batch's successors need are requested before any is read.
+//! successor values it reads anyway: the file is then written without a second pass.
+//!
+//! The work is memory-bound: a successor's value is a random access into a tier of up to
+//! hundreds of megabytes. So positions are taken in small batches, and all the cache lines a
+//! batch's successors need are requested before any is read.
 //!
 //! Measured on the project's 2-core AMD EPYC, `dakon tables build --rules kalah --holes 6
 //! --max-seeds 18 --threads 2`: solving level by level (each chunk rescanned once per
