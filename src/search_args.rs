@@ -6,8 +6,10 @@ use std::time::Duration;
 
 use clap::builder::TypedValueParser;
 use clap::Args;
+use dakon_solver::rules::Rules;
 use dakon_solver::ruleset::RuleSet;
 use dakon_solver::search::{Config, Limits, Solver};
+use dakon_solver::tables::{build_and_load, BuildOptions, BuildReport};
 
 use crate::cli_error::CliError;
 use crate::tables_arg::ProbeArgs;
@@ -87,4 +89,41 @@ pub fn solver_for(rules: RuleSet, search: &SearchArgs, probe: &ProbeArgs) -> Res
     let oracle = probe.open_in_background(rules)?;
     let tables = oracle.is_some();
     Ok((Solver::new(rules, search.config(), oracle), tables))
+}
+
+/// [`solver_for`] with the endgame tables of tiers `0..=max_seeds` built first where missing
+/// (on `search`'s threads, into `probe`'s directory) and handed to the search as built, with no
+/// decoding of the files just written; says on stderr what the build did, and returns its
+/// report too.
+///
+/// # Errors
+/// [`CliError::Failure`] if the tables cannot be built or a present one is damaged, or Ctrl-C
+/// stopped the build (the tiers finished are kept).
+pub fn solver_with_built_tables(
+    rules: RuleSet,
+    search: &SearchArgs,
+    probe: &ProbeArgs,
+    max_seeds: u32,
+) -> Result<(Solver<RuleSet>, BuildReport), CliError> {
+    let config = search.config();
+    let dir = probe.tables.dir();
+    let options = BuildOptions { threads: config.threads, progress: false, stop: Some(interrupt_flag()) };
+    let (report, tables) = build_and_load(&rules, &dir, max_seeds, &options).map_err(|e| CliError::Failure(e.to_string()))?;
+    let Some(tables) = tables else {
+        return Err(CliError::Failure(format!(
+            "interrupted while building tier {}; the tiers before it are kept in {}",
+            report.tiers.len(),
+            dir.display()
+        )));
+    };
+    eprintln!(
+        "dakon: endgame tables of {} {} holes, tiers 0..={max_seeds}: {} positions built in {:.1} s, {} read; {:.0} MiB in memory",
+        rules.name(),
+        rules.holes(),
+        report.built_entries(),
+        report.built_time().as_secs_f64(),
+        report.tiers.iter().filter(|t| !t.built).map(|t| t.entries).sum::<u64>(),
+        tables.bytes() as f64 / f64::from(1 << 20),
+    );
+    Ok((Solver::new(rules, config, Some(std::sync::Arc::new(tables))), report))
 }

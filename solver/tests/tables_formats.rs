@@ -1,6 +1,7 @@
 //! Format 2 files and the compact in-memory tiers against format 1 files (made by the program
 //! before format 2, kept in `tests/data/tables-v1/`) and the plain byte arrays: every position
-//! of tiers 0..=9 of the 3-hole board, for every rule set; the memory bound; background loading.
+//! of tiers 0..=9 of the 3-hole board, for every rule set; the memory bound; background loading;
+//! the tiers a build hands the search without decoding its files.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -8,7 +9,8 @@ use std::time::{Duration, Instant};
 use dakon_solver::rules::Rules;
 use dakon_solver::ruleset::{RuleSet, RulesName};
 use dakon_solver::tables::{
-    build_tiers, tier_path, write_table, BuildOptions, CompactTier, LoadOptions, TableError, TableFile, TableSet, TierValues,
+    build_and_load, build_tiers, tier_path, write_table, BuildOptions, CompactTier, LoadOptions, TableError, TableFile, TableSet,
+    TierValues,
 };
 
 const TOP: u32 = 9;
@@ -148,6 +150,37 @@ fn tiers_loaded_in_the_background_answer_once_loaded() {
             for index in 0..rules.tier_size(k) {
                 assert_eq!(tables.value(k, index), full.value(k, index));
             }
+        }
+    }
+}
+
+#[test]
+fn tiers_kept_from_a_build_answer_as_the_files_it_wrote() {
+    for name in RulesName::ALL {
+        let rules = RuleSet::new(name, 3).unwrap();
+        let reference = built(&rules);
+        let from_files = TableSet::open(&rules, reference.path()).unwrap().unwrap();
+        let options = BuildOptions { threads: 2, ..BuildOptions::default() };
+        // From nothing, and on top of tiers 0..=4 already on disk (read, not built).
+        let (empty, half) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        build_tiers(&rules, half.path(), 4, &options).unwrap();
+        for (dir, built_now) in [(&empty, TOP + 1), (&half, TOP - 4)] {
+            let (report, kept) = build_and_load(&rules, dir.path(), TOP, &options).unwrap();
+            let kept = kept.expect("not interrupted");
+            assert_eq!((report.tiers.len(), report.tiers.iter().filter(|t| t.built).count()), ((TOP + 1) as usize, built_now as usize));
+            for k in 0..=TOP {
+                let file = tier_path(&rules, dir.path(), k);
+                assert_eq!(
+                    std::fs::read(&file).unwrap(),
+                    std::fs::read(tier_path(&rules, reference.path(), k)).unwrap(),
+                    "{name} tier {k}"
+                );
+                for index in 0..rules.tier_size(k) {
+                    assert_eq!(kept.value(k, index), from_files.value(k, index), "{name} tier {k} index {index}");
+                    assert!(kept.value(k, index).is_some());
+                }
+            }
+            assert_eq!(kept.value(TOP + 1, 0), None);
         }
     }
 }

@@ -7,6 +7,7 @@ use dakon_solver::dakon::{Player, Position};
 use dakon_solver::rules::Rules;
 use dakon_solver::ruleset::RuleSet;
 use dakon_solver::search::{Solution, Solver};
+use dakon_solver::tables::BuildReport;
 
 use crate::certificate_arg::{self, CertificateOptions, Written};
 use crate::cli_error::CliError;
@@ -16,7 +17,7 @@ use crate::distributed_solve::{self, Shared};
 use crate::line::absolute_line;
 use crate::position_arg::PositionArgs;
 use crate::results_db::{solve_kept, Bounds, Proof, Proved, ResultsDb};
-use crate::search_args::{solver_for, SearchArgs};
+use crate::search_args::{solver_for, solver_with_built_tables, SearchArgs};
 use crate::spinner::Spinner;
 use crate::tables_arg::ProbeArgs;
 
@@ -75,6 +76,12 @@ pub struct Args {
     certificate: Option<PathBuf>,
     #[command(flatten)]
     certificate_options: CertificateOptions,
+    /// Build the endgame tables of tiers 0..=K where they are missing from the tables
+    /// directory (on --threads workers) before searching, and search with tiers 0..=K held in
+    /// memory as built: a tier built now is not decoded again from its file (format 2 decodes
+    /// at a one-ply look-up a position). For a run that builds its tables and then solves.
+    #[arg(long, value_name = "K", conflicts_with_all = ["no_tables", "tables_mb"])]
+    build_tables: Option<u32>,
 }
 
 impl Args {
@@ -99,7 +106,24 @@ pub fn run(args: Args, cluster: Option<&Cluster>) -> Result<(), CliError> {
     }
     let mut search = args.search.clone();
     search.threads = search.threads.or(cluster.map(|c| cluster::default_threads(Some(c))));
-    let (solver, tables) = solver_for(rules, &search, &args.probe)?;
+    let (solver, tables, built) = match args.build_tables {
+        Some(max_seeds) if cluster.is_some() => {
+            return Err(CliError::Input(format!(
+                "--build-tables {max_seeds} builds in one process: build with `dakon tables build` (under mpirun if you like) first"
+            )))
+        }
+        Some(max_seeds) if max_seeds > i8::MAX as u32 => {
+            return Err(CliError::Input(format!("--build-tables {max_seeds}: tables hold at most {} seeds", i8::MAX)))
+        }
+        Some(max_seeds) => {
+            let (solver, report) = solver_with_built_tables(rules, &search, &args.probe, max_seeds)?;
+            (solver, true, Some(report))
+        }
+        None => {
+            let (solver, tables) = solver_for(rules, &search, &args.probe)?;
+            (solver, tables, None)
+        }
+    };
     let db = if prints { args.db.open()? } else { None };
     let limits = args.search.limits();
     let stored = position.store_difference();
@@ -155,7 +179,7 @@ pub fn run(args: Args, cluster: Option<&Cluster>) -> Result<(), CliError> {
     };
     if let Some(failure) = shared.as_ref().and_then(Shared::failure) {
         // The job is ending: no time for a certificate; the bounds are what was proven.
-        print_solution(&args, &rules, &position, &solution, tables, shared.as_ref(), None);
+        print_solution(&args, &rules, &position, &solution, tables, built.as_ref(), shared.as_ref(), None);
         return Err(failure);
     }
     let certificate = certify(&args, &solver, &position, certificate_arg::claim(&position, solution.lower, solution.upper));
@@ -163,23 +187,30 @@ pub fn run(args: Args, cluster: Option<&Cluster>) -> Result<(), CliError> {
     if let Some(written) = written.filter(|w| w.check.as_ref().is_some_and(|c| c.holds)) {
         keep_claim(db.as_ref(), &rules, &position, &written.claim, Proof::Certificate, 0, written.seconds);
     }
-    print_solution(&args, &rules, &position, &solution, tables, shared.as_ref(), written);
+    print_solution(&args, &rules, &position, &solution, tables, built.as_ref(), shared.as_ref(), written);
     certificate.transpose()?.map_or(Ok(()), |w| w.accepted())
 }
 
-/// The result of a whole solve, as text or JSON; `shared` says how the ranks of an MPI job
-/// shared it.
+/// The result of a whole solve, as text or JSON; `built` is the build of `--build-tables`,
+/// `shared` says how the ranks of an MPI job shared it.
+#[allow(clippy::too_many_arguments)]
 fn print_solution(
     args: &Args,
     rules: &RuleSet,
     position: &Position,
     solution: &Solution,
     tables: bool,
+    built: Option<&BuildReport>,
     shared: Option<&Shared>,
     written: Option<&Written>,
 ) {
     if args.json {
         let mut json = json(rules, position, solution, tables);
+        if let Some(built) = built {
+            json["tables_built"] = serde_json::json!({
+                "tiers": built.tiers.len(), "positions": built.built_entries(), "seconds": built.built_time().as_secs_f64(),
+            });
+        }
         json["certificate"] = written.map_or(serde_json::Value::Null, Written::json);
         if let Some(shared) = shared {
             json["mpi"] = shared.json();

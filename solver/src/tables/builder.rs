@@ -10,6 +10,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::error::TableError;
 use super::file::{write_solved, write_table, TableFile};
 use super::name::tier_path;
+use super::reader::TableSet;
 use super::retrograde::{solve_tier, SolvedTier};
 use crate::rules::Rules;
 
@@ -214,6 +215,43 @@ pub fn build_tiers_with<R: Rules>(
     options: &BuildOptions,
     solver: &mut dyn TierSolver<R>,
 ) -> Result<BuildReport, TableError> {
+    build_keeping(rules, dir, max_seeds, options, solver, false).map(|(report, _)| report)
+}
+
+/// [`build_tiers`], then every tier `0..=max_seeds` in memory for the search, as built: a tier
+/// solved now is packed from its values, with no decoding of the file just written (tiers
+/// already present are read, as a higher tier needs them anyway). What a run that builds its
+/// tables and then searches saves: decoding format 2 costs a one-ply look-up a position.
+/// The tables are `None` if the build was interrupted.
+///
+/// # Errors
+/// As [`build_tiers`], and [`TableError::Corrupt`] if a present tier holds a value the
+/// in-memory tier cannot hold.
+pub fn build_and_load<R: Rules + Clone + 'static>(
+    rules: &R,
+    dir: &Path,
+    max_seeds: u32,
+    options: &BuildOptions,
+) -> Result<(BuildReport, Option<TableSet<R>>), TableError> {
+    let pool = worker_pool(options.threads, dir)?;
+    let (report, values) = build_keeping(rules, dir, max_seeds, options, &mut InThisProcess(&pool), true)?;
+    if report.interrupted {
+        return Ok((report, None));
+    }
+    let tables = pool.install(|| TableSet::from_values(rules, values, &report))?;
+    Ok((report, Some(tables)))
+}
+
+/// [`build_tiers_with`], returning with the report the values of the tiers a higher one
+/// needed, or of every tier with `keep_all`.
+fn build_keeping<R: Rules>(
+    rules: &R,
+    dir: &Path,
+    max_seeds: u32,
+    options: &BuildOptions,
+    solver: &mut dyn TierSolver<R>,
+    keep_all: bool,
+) -> Result<(BuildReport, Vec<Vec<u8>>), TableError> {
     std::fs::create_dir_all(dir).map_err(|e| TableError::io(dir, "create the directory", e))?;
     let pool = worker_pool(options.threads, dir)?;
     let present: Vec<bool> = (0..=max_seeds).map(|k| tier_path(rules, dir, k).exists()).collect();
@@ -223,7 +261,7 @@ pub fn build_tiers_with<R: Rules>(
     let mut lower: Vec<Vec<u8>> = Vec::new();
     for seeds in 0..=max_seeds {
         let path = tier_path(rules, dir, seeds);
-        let needed_later = highest_missing.is_some_and(|h| seeds < h);
+        let needed_later = keep_all || highest_missing.is_some_and(|h| seeds < h);
         if present[seeds as usize] {
             let file = TableFile::open(rules, &path, seeds)?;
             if needed_later {
@@ -250,7 +288,7 @@ pub fn build_tiers_with<R: Rules>(
             lower.push(outcome.into_values());
         }
     }
-    Ok(report)
+    Ok((report, lower))
 }
 
 fn progress_bar(show: bool, seeds: u32, entries: u64) -> ProgressBar {

@@ -4,6 +4,7 @@
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
+use super::builder::BuildReport;
 use super::compact::{CompactTier, TierValues};
 use super::error::TableError;
 use super::file::TableFile;
@@ -105,6 +106,21 @@ impl<R: Rules + Clone + 'static> TableSet<R> {
             })
             .map_err(|e| TableError::io(dir, "start a thread to load the tables of", e))?;
         Ok(Some((tables, plan)))
+    }
+
+    /// The tiers `0..values.len()` from their values (`values[k]`: tier `k`, one byte a
+    /// position), packed in memory and freed one by one; `report` names their files, for
+    /// errors. What [`build_and_load`](super::build_and_load) hands the search.
+    pub(crate) fn from_values(rules: &R, values: Vec<Vec<u8>>, report: &BuildReport) -> Result<TableSet<R>, TableError> {
+        let tiers = values
+            .into_iter()
+            .zip(&report.tiers)
+            .map(|(values, tier)| {
+                let packed = CompactTier::from_values(tier.seeds, &values).map_err(|e| TableError::corrupt(&tier.path, e.to_string()))?;
+                Ok(OnceLock::from(packed))
+            })
+            .collect::<Result<_, TableError>>()?;
+        Ok(TableSet { rules: rules.clone(), tiers })
     }
 
     /// Decodes `files` (tiers `0..`) in order into `self.tiers`, within `max_bytes`.
