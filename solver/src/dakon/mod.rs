@@ -112,6 +112,11 @@ impl Rules for Dakon {
     }
 
     #[inline]
+    fn position_after(&self, _seeds: u32, _index: u64, pos: &Position) -> Position {
+        tiers::position_after(pos)
+    }
+
+    #[inline]
     fn tier_order(&self, pos: &Position) -> u32 {
         tiers::distance_to_stores(pos)
     }

@@ -36,6 +36,17 @@ pub(crate) fn position_at(holes: usize, seeds: u32, index: u64) -> Position {
     Position::from_sides(&bytes[..holes], &bytes[holes..2 * holes], [0, 0], Player::Zero)
 }
 
+/// The board at `index + 1` of `pos`'s tier, given `pos`, the board at `index` as
+/// [`position_at`] makes it: the same board, without unranking.
+pub(crate) fn position_after(pos: &Position) -> Position {
+    let n = pos.holes();
+    let mut holes = [0u8; 32];
+    holes[..16].copy_from_slice(&pos.lane(0).to_le_bytes());
+    holes[n..n + 16].copy_from_slice(&pos.lane(1).to_le_bytes());
+    composition::advance(&mut holes[..2 * n]);
+    Position::from_sides(&holes[..n], &holes[n..2 * n], [0, 0], Player::Zero)
+}
+
 /// Each seed counted by its distance to its owner's store (`n - r` from hole `r`). A turn that
 /// stores nothing (in Dakon and Kalah alike) moves seeds forward along the mover's row only,
 /// so it lowers this: the order in which the table builder solves a tier.

@@ -194,6 +194,11 @@ impl Rules for Kalah {
         tiers::position_at(self.holes(), seeds, index)
     }
 
+    #[inline]
+    fn position_after(&self, _seeds: u32, _index: u64, pos: &Position) -> Position {
+        tiers::position_after(pos)
+    }
+
     /// A Kalah move that stores nothing is a lap that stays in the mover's row, which moves
     /// seeds nearer their store: the board's distance to the stores falls.
     #[inline]

@@ -167,6 +167,11 @@ impl Rules for RuleSet {
     }
 
     #[inline]
+    fn position_after(&self, seeds: u32, index: u64, pos: &Position) -> Position {
+        dispatch!(self, r => r.position_after(seeds, index, pos))
+    }
+
+    #[inline]
     fn tier_order(&self, pos: &Position) -> u32 {
         dispatch!(self, r => r.tier_order(pos))
     }

@@ -54,10 +54,16 @@ pub(crate) fn for_each_prediction<R: Rules, T: TierValues, E>(
     // Per position of the batch: the end of its leaves, and its value if the game is over or
     // whether a move stays in the tier.
     let mut batch: Vec<(usize, Option<i32>, bool)> = Vec::with_capacity(BATCH);
+    // The positions in index order, each stepped to from the one before.
+    let mut previous: Option<R::Position> = None;
     for start in (first..end).step_by(BATCH) {
         (leaves.clear(), batch.clear());
         for index in start..(start + BATCH as u64).min(end) {
-            let pos = rules.position_at(seeds, index);
+            let pos = match &previous {
+                Some(previous) => rules.position_after(seeds, index - 1, previous),
+                None => rules.position_at(seeds, index),
+            };
+            previous = Some(pos);
             let moves = rules.legal_moves(&pos);
             let over = moves.is_empty().then(|| rules.terminal_gain(&pos));
             let mut stays = false;

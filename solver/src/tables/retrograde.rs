@@ -223,13 +223,20 @@ impl<R: Rules> Tier<'_, R> {
         let mut batch: Vec<(u64, R::Position, usize)> = Vec::with_capacity(BATCH);
         let mut edges: Vec<Edge<R::Position>> = Vec::with_capacity(BATCH * MoveList::CAPACITY);
         let mut indices = indices.peekable();
+        // The last position made, so that the next index is stepped to, not unranked: solved
+        // positions are stepped over too, which costs less than unranking after them.
+        let mut previous: Option<(u64, R::Position)> = None;
         while indices.peek().is_some() {
             (batch.clear(), edges.clear());
             for index in indices.by_ref().take(BATCH) {
+                let pos = match &previous {
+                    Some((at, before)) if at + 1 == index => self.rules.position_after(self.seeds, *at, before),
+                    _ => self.rules.position_at(self.seeds, index),
+                };
+                previous = Some((index, pos));
                 if self.is_solved(index) {
                     continue;
                 }
-                let pos = self.rules.position_at(self.seeds, index);
                 for &mv in self.rules.legal_moves(&pos).as_slice() {
                     let edge = self.edge(&pos, mv);
                     self.prefetch(&edge);
