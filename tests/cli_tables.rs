@@ -1,4 +1,5 @@
-//! `dakon tables build | info | verify` end to end, with a temporary tables directory.
+//! `dakon tables build | info | verify` and `solve --build-tables` end to end, with a temporary
+//! tables directory.
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -72,6 +73,32 @@ fn build_info_verify_and_resume() {
         "{}",
         stderr(&none)
     );
+}
+
+#[test]
+fn solve_builds_its_tables_and_searches_with_them() {
+    let (dir, reference) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let position = "2,1,0,3/1,0,2,2 0/0 0"; // 11 seeds: the tables answer below the root
+    let args = ["solve", position, "--rules", "kalah", "--threads", "1", "--json"];
+    let built = dakon(dir.path(), &[&args[..], &["--build-tables", "8"]].concat());
+    assert!(built.status.success(), "{}", stderr(&built));
+    let solved: serde_json::Value = serde_json::from_str(&stdout(&built)).unwrap();
+    assert_eq!((solved["tables"].clone(), solved["tables_built"]["tiers"].clone()), (true.into(), 9.into()));
+    assert_eq!(solved["tables_built"]["positions"], 12870); // C(16, 8): boards of 0..=8 seeds over 8 holes
+    assert!(stderr(&built).contains("tiers 0..=8: 12870 positions built"), "{}", stderr(&built));
+    let searched = dakon(reference.path(), &[&args[..], &["--no-tables"]].concat());
+    assert_eq!(solved["value"], serde_json::from_str::<serde_json::Value>(&stdout(&searched)).unwrap()["value"]);
+    // The files are the build's, and a second run reads them instead of building.
+    assert!(dakon(reference.path(), &["tables", "build", "--rules", "kalah", "--holes", "4", "--max-seeds", "8"]).status.success());
+    for k in 0..=8 {
+        let name = format!("kalah-4-k{k}.dkt");
+        assert_eq!(std::fs::read(dir.path().join(&name)).unwrap(), std::fs::read(reference.path().join(&name)).unwrap(), "{name}");
+    }
+    let again = dakon(dir.path(), &[&args[..], &["--build-tables", "8"]].concat());
+    let again: serde_json::Value = serde_json::from_str(&stdout(&again)).unwrap();
+    assert_eq!((again["value"].clone(), again["tables_built"]["positions"].clone()), (solved["value"].clone(), 0.into()));
+    let refused = dakon(dir.path(), &[&args[..], &["--build-tables", "8", "--no-tables"]].concat());
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
 }
 
 #[test]

@@ -160,8 +160,8 @@ pub fn unrank(seeds: usize, mut rank: u128, holes: &mut [u8]) {
 /// what [`unrank`] of `r + 1` writes, in a few instructions where [`unrank`] takes hundreds
 /// (a walk over a tier in index order).
 ///
-/// The first hole after hole 0 that holds seeds gives one up, and the holes before it are
-/// emptied into the hole just before it.
+/// The first hole after hole 0 that holds seeds gives one seed up, and that seed and those of
+/// the holes before it all go to the hole just before it.
 ///
 /// # Panics
 /// Panics if `holes` is the board of the last rank (every seed in hole 0).
