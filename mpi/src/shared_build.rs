@@ -29,7 +29,7 @@ use rayon::prelude::*;
 
 use crate::cluster::Cluster;
 use crate::level_message;
-use crate::ownership::Ownership;
+use crate::ownership::{Ownership, BLOCK};
 use crate::partition::{displacements, message_count};
 use crate::phases::{timed, Phases};
 use crate::shared_file;
@@ -243,10 +243,14 @@ struct Levels {
 
 impl Levels {
     /// Sorts the positions `own` gives this rank (a counting sort on their `tier_order`,
-    /// computed in parallel on the current pool).
+    /// computed in parallel on the current pool, a run of consecutive indices at a time:
+    /// [`Rules::tier_orders`] steps from one board to the next instead of unranking each).
     fn sort<R: Rules>(rules: &R, seeds: u32, own: &Ownership) -> Levels {
-        let orders: Vec<u32> =
-            (0..own.count()).into_par_iter().map(|k| rules.tier_order(&rules.position_at(seeds, own.index(k)))).collect();
+        let mut orders = vec![0u32; own.count() as usize];
+        orders
+            .par_chunks_mut(BLOCK as usize)
+            .enumerate()
+            .for_each(|(block, orders)| rules.tier_orders(seeds, own.index(block as u64 * BLOCK), orders));
         let levels = orders.iter().max().map_or(0, |&m| m as usize + 1);
         let mut starts = vec![0usize; levels + 1];
         for &o in &orders {

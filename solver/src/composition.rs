@@ -156,6 +156,26 @@ pub fn unrank(seeds: usize, mut rank: u128, holes: &mut [u8]) {
     holes[0] = next_bar as u8;
 }
 
+/// Steps `holes` to the board of the next rank ([`rank`] plus 1) among boards of the same
+/// seeds and holes, in a few instructions where [`unrank`] takes a search a part: what a
+/// walk through consecutive ranks needs. Returns `false`, and leaves `holes` as it was, at
+/// the last board.
+///
+/// The first bar that can move right moves one place and the bars before it go back to the
+/// start: a seed of the first non-empty hole after hole 0, `j`, goes to hole `j - 1`, and so
+/// do all the seeds of the holes before it.
+#[inline]
+pub fn next(holes: &mut [u8]) -> bool {
+    let Some(j) = (1..holes.len()).find(|&j| holes[j] > 0) else {
+        return false;
+    };
+    let gathered: u8 = holes[..j].iter().sum();
+    holes[..j - 1].fill(0);
+    holes[j - 1] = gathered + 1;
+    holes[j] -= 1;
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -199,6 +219,25 @@ mod tests {
                     assert_eq!(rank(&board), r);
                     assert!(seen.insert(board.clone()));
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn next_steps_through_every_rank_in_order() {
+        for parts in 1..=6 {
+            for seeds in 0..=7 {
+                let mut board = vec![0u8; parts];
+                unrank(seeds, 0, &mut board);
+                let mut expected = vec![0u8; parts];
+                for r in 1..count(seeds, parts) {
+                    assert!(next(&mut board), "{parts} parts, {seeds} seeds: rank {r} missing");
+                    unrank(seeds, r, &mut expected);
+                    assert_eq!(board, expected, "{parts} parts, {seeds} seeds, rank {r}");
+                }
+                let last = board.clone();
+                assert!(!next(&mut board), "{parts} parts, {seeds} seeds: a board after the last");
+                assert_eq!(board, last);
             }
         }
     }
