@@ -298,3 +298,48 @@ fn as_atomic_u8(bytes: &mut [u8]) -> &[AtomicU8] {
     // guarantees that no other access bypasses the atomics while the result lives.
     unsafe { &*(bytes as *mut [u8] as *const [AtomicU8]) }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ruleset::{RuleSet, RulesName};
+
+    /// A tier shared by two processes as `dakon-mpi` shares it (each solves its positions of a
+    /// level, then records the other's values and marks) ends with the values and marks that
+    /// [`solve_tier`] finds alone, on both.
+    #[test]
+    fn a_tier_shared_level_by_level_is_the_tier_solved_alone() {
+        for name in RulesName::ALL {
+            let rules = RuleSet::new(name, 4).unwrap();
+            let mut lower: Vec<Vec<u8>> = Vec::new();
+            for seeds in 0..=9 {
+                let alone = solve_tier(&rules, seeds, &lower, None, &ProgressBar::hidden()).unwrap().unwrap();
+                // Runs of 5 positions dealt in turn, each process's sorted by level.
+                let mut levels: [Vec<Vec<u64>>; 2] = Default::default();
+                for index in 0..rules.tier_size(seeds) {
+                    let level = rules.tier_order(&rules.position_at(seeds, index)) as usize;
+                    let own = &mut levels[(index / 5 % 2) as usize];
+                    own.resize(own.len().max(level + 1), Vec::new());
+                    own[level].push(index);
+                }
+                let mut shared = [SharedTier::new(&rules, seeds, &lower).unwrap(), SharedTier::new(&rules, seeds, &lower).unwrap()];
+                for level in 0..levels[0].len().max(levels[1].len()) {
+                    let mine = |p: usize| levels[p].get(level).map_or(&[][..], Vec::as_slice);
+                    let solved = [shared[0].solve(mine(0)).unwrap(), shared[1].solve(mine(1)).unwrap()];
+                    for p in 0..2 {
+                        for (&index, &[value, mark]) in mine(1 - p).iter().zip(&solved[1 - p]) {
+                            shared[p].record(index, value, mark);
+                        }
+                    }
+                }
+                for (p, mut tier) in shared.into_iter().enumerate() {
+                    assert!(tier.is_complete(), "{name:?} tier {seeds}, process {p}");
+                    let tier = tier.into_solved();
+                    assert!(tier.values == alone.values, "{name:?} tier {seeds}, process {p}: values");
+                    assert!(tier.marks == alone.marks, "{name:?} tier {seeds}, process {p}: marks");
+                }
+                lower.push(alone.values);
+            }
+        }
+    }
+}
