@@ -22,8 +22,8 @@ use crate::phases::{timed, Phases};
 /// it. Returns the file's size on rank 0, 0 on the others.
 ///
 /// # Errors
-/// As [`write_encoded_table`] and [`encode_solved_block`]. An error on one rank leaves the others
-/// waiting: the caller must then [`Cluster::abort`].
+/// As [`write_encoded_table`] and [`encode_solved_block`]. An error on one rank leaves the
+/// others waiting: the caller must then [`Cluster::abort`].
 pub(crate) fn write_shared<R: Rules>(
     cluster: &Cluster,
     pool: &rayon::ThreadPool,

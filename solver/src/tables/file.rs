@@ -340,8 +340,8 @@ fn compressed_block(path: &Path, chunk: &[u8], residuals: &[u8]) -> Result<Encod
 }
 
 /// Writes the file of tier `seeds`, of `entries` positions, from its `blocks` (every block,
-/// in order, as [`encode_solved_block`] made them), atomically as [`write_table`] does; the file is
-/// the one [`write_table`] writes from the same values. Returns the file's size.
+/// in order, as [`encode_solved_block`] made them), atomically as [`write_table`] does; the
+/// file is the one [`write_table`] writes from the same values. Returns the file's size.
 ///
 /// # Errors
 /// [`TableError::Io`] if the file cannot be written, [`TableError::Inconsistent`] if
