@@ -51,14 +51,15 @@ pub(crate) fn distance_to_stores(pos: &Position) -> u32 {
 pub(crate) fn distances_to_stores(holes: usize, seeds: u32, first: u64, orders: &mut [u32]) {
     let mut bytes = [0u8; 18];
     let board = &mut bytes[..2 * holes];
+    // Part `p` is hole `p mod n` of the mover's row, then of the opponent's (position_at).
+    let distances: Vec<u32> = (0..2 * holes).map(|p| (holes - p % holes) as u32).collect();
     composition::unrank(seeds as usize, first as u128, board);
     for (k, order) in orders.iter_mut().enumerate() {
         if k > 0 {
             let stepped = composition::next(board);
             debug_assert!(stepped, "index {} beyond tier {seeds}", first + k as u64);
         }
-        // Part `p` is hole `p mod n` of the mover's row, then of the opponent's (position_at).
-        *order = board.iter().enumerate().map(|(p, &s)| (holes - p % holes) as u32 * s as u32).sum();
+        *order = board.iter().zip(&distances).map(|(&s, &d)| d * s as u32).sum();
     }
 }
 
