@@ -100,3 +100,20 @@ fn commands_that_are_not_distributed_run_once_on_rank_0() {
     assert_eq!(moves(&out.stdout), moves(&dakon(&args).stdout));
     assert!(stderr(&out).contains("not distributed"), "{}", stderr(&out));
 }
+
+/// Open MPI's `mpirun` sometimes deadlocks in its teardown after a rank was killed
+/// (`mpi_run::wait_for_job`), which cannot be caused at will: a parent that outlives its only
+/// rank stands for it. The wait ends with a failure instead of hanging the test.
+#[test]
+fn a_launcher_stuck_after_its_ranks_ended_is_killed() {
+    let started = std::time::Instant::now();
+    let stuck = std::process::Command::new("sh")
+        .args(["-c", "OMPI_COMM_WORLD_RANK=0 sleep 1 & exec sleep 600"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = mpi_run::wait_for_job(stuck);
+    assert!(!out.status.success());
+    assert!(started.elapsed() < std::time::Duration::from_secs(120), "waited {:?}", started.elapsed());
+}

@@ -3,8 +3,10 @@
 /// Positions dealt out to the ranks in blocks: a rank that owned one contiguous range would
 /// own mostly high or mostly low levels of `tier_order` (the index orders boards by where
 /// their seeds lie), and the ranks would wait for each other at every level. Blocks dealt in
-/// turn give every rank about the same share of every level.
-const BLOCK: u64 = 4096;
+/// turn give every rank about the same share of every level. A rank's positions
+/// `k * BLOCK..(k + 1) * BLOCK`, numbered as [`Ownership::index`] numbers them, are one block:
+/// consecutive indices of the tier.
+pub(crate) const BLOCK: u64 = 4096;
 
 /// The positions of a tier of `size` owned by `rank` of `ranks`: block `b` (positions
 /// `b * BLOCK..(b + 1) * BLOCK`) belongs to rank `b % ranks`.

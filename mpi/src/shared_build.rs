@@ -7,9 +7,11 @@
 //! [`Rules::tier_order`] and solves them one level at a time, lowest first. A move that stays
 //! in the tier lowers `tier_order`, so a level needs only lower levels, which every rank has
 //! once each level's values are gathered on every rank (`MPI_Allgatherv`, one message per
-//! rank and level). After the last level every rank holds the whole tier; every rank encodes a
-//! share of its file's blocks and rank 0 writes them through the solver's writer
-//! (`shared_file.rs`), so the file is the one a one-process build writes, byte for byte.
+//! rank and level), each with its mark (what the file stores of the position, found by the
+//! solve as in one process). After the last level every rank holds the whole tier and its
+//! marks; every rank compresses a share of its file's blocks and rank 0 writes them through
+//! the solver's writer (`shared_file.rs`), so the file is the one a one-process build writes,
+//! byte for byte.
 
 use std::path::Path;
 use std::sync::atomic::Ordering;
@@ -17,7 +19,7 @@ use std::time::Duration;
 
 use dakon_solver::rules::Rules;
 use dakon_solver::tables::{
-    build_tiers_with, worker_pool, BuildOptions, BuildReport, SharedTier, TableError, TierOutcome, TierSolver, TierTask,
+    build_tiers_with, worker_pool, BuildOptions, BuildReport, SharedTier, SolvedTier, TableError, TierSolver, TierTask,
 };
 use mpi::collective::SystemOperation;
 use mpi::datatype::PartitionMut;
@@ -27,7 +29,7 @@ use rayon::prelude::*;
 
 use crate::cluster::Cluster;
 use crate::level_message;
-use crate::ownership::Ownership;
+use crate::ownership::{Ownership, BLOCK};
 use crate::partition::{displacements, message_count};
 use crate::phases::{timed, Phases};
 use crate::shared_file;
@@ -122,9 +124,9 @@ impl<'c> SharedBuild<'c> {
 }
 
 impl<R: Rules> TierSolver<R> for SharedBuild<'_> {
-    /// Contract: returns the tier's values, the same on every rank, or `None` on every rank
-    /// if any rank's `stop` was raised.
-    fn solve(&mut self, task: &TierTask<'_, R>) -> Result<Option<Vec<u8>>, TableError> {
+    /// Contract: returns the tier's values and marks, the same on every rank, or `None` on
+    /// every rank if any rank's `stop` was raised.
+    fn solve(&mut self, task: &TierTask<'_, R>) -> Result<Option<SolvedTier>, TableError> {
         let TierTask { rules, seeds, lower, stop, progress } = *task;
         self.agree_on_tier(seeds)?;
         let world = self.cluster.world();
@@ -144,8 +146,8 @@ impl<R: Rules> TierSolver<R> for SharedBuild<'_> {
             let solve_cpu_before = self.phases.solve.cpu;
             if !stopped {
                 timed(&mut self.phases.solve, || {
-                    let values = pool.install(|| tier.solve(mine))?;
-                    level_message::encode(mine, &values, &mut message);
+                    let solved = pool.install(|| tier.solve(mine))?;
+                    level_message::encode(mine, &solved, &mut message);
                     Ok::<(), TableError>(())
                 })?;
             }
@@ -181,7 +183,7 @@ impl<R: Rules> TierSolver<R> for SharedBuild<'_> {
                 for (rank, (&count, &start)) in counts.iter().zip(&displacements).enumerate() {
                     if rank != self.cluster.rank() {
                         let part = &received[start as usize..(start + count) as usize];
-                        level_message::decode(part, |index, value| tier.record(index, value))
+                        level_message::decode(part, |index, value, mark| tier.record(index, value, mark))
                             .map_err(|e| TableError::Shared { seeds, detail: format!("rank {rank}'s message of level {level}: {e}") })?;
                     }
                 }
@@ -195,11 +197,11 @@ impl<R: Rules> TierSolver<R> for SharedBuild<'_> {
         if !tier.is_complete() {
             return Err(TableError::Shared { seeds, detail: "positions were left unsolved after the last level".into() });
         }
-        Ok(Some(tier.into_values()))
+        Ok(Some(tier.into_solved()))
     }
 
-    fn write(&mut self, task: &TierTask<'_, R>, path: &Path, outcome: &TierOutcome) -> Result<u64, TableError> {
-        shared_file::write_shared(self.cluster, &self.pool, task, path, outcome.values(), &mut self.phases)
+    fn write(&mut self, task: &TierTask<'_, R>, path: &Path, solved: &SolvedTier) -> Result<u64, TableError> {
+        shared_file::write_shared(self.cluster, &self.pool, task, path, solved, &mut self.phases)
     }
 }
 
@@ -241,10 +243,14 @@ struct Levels {
 
 impl Levels {
     /// Sorts the positions `own` gives this rank (a counting sort on their `tier_order`,
-    /// computed in parallel on the current pool).
+    /// computed in parallel on the current pool, a run of consecutive indices at a time:
+    /// [`Rules::tier_orders`] steps from one board to the next instead of unranking each).
     fn sort<R: Rules>(rules: &R, seeds: u32, own: &Ownership) -> Levels {
-        let orders: Vec<u32> =
-            (0..own.count()).into_par_iter().map(|k| rules.tier_order(&rules.position_at(seeds, own.index(k)))).collect();
+        let mut orders = vec![0u32; own.count() as usize];
+        orders
+            .par_chunks_mut(BLOCK as usize)
+            .enumerate()
+            .for_each(|(block, orders)| rules.tier_orders(seeds, own.index(block as u64 * BLOCK), orders));
         let levels = orders.iter().max().map_or(0, |&m| m as usize + 1);
         let mut starts = vec![0usize; levels + 1];
         for &o in &orders {

@@ -1,13 +1,13 @@
-//! The file of a tier the ranks built together. Encoding it (each block's one-ply prediction
-//! from the lower tiers, then zstd) costs about as much as solving the tier, so it is shared
-//! too: every rank has the whole tier and encodes the file blocks dealt to it (block `b` to
-//! rank `b mod N`); rank 0 gathers the encoded blocks and writes the file with the solver's
-//! writer, byte for byte the one-process file.
+//! The file of a tier the ranks built together. Every rank has the whole tier with its marks
+//! (each position's residual, exchanged with its value), so encoding a block is compressing
+//! its residuals (zstd at level 15), which is shared too: every rank encodes the file blocks
+//! dealt to it (block `b` to rank `b mod N`); rank 0 gathers the encoded blocks and writes
+//! the file with the solver's writer, byte for byte the one-process file.
 
 use std::path::Path;
 
 use dakon_solver::rules::Rules;
-use dakon_solver::tables::{block_count, encode_block, write_encoded_table, EncodedBlock, TableError, TierTask};
+use dakon_solver::tables::{block_count, encode_solved_block, write_encoded_table, EncodedBlock, SolvedTier, TableError, TierTask};
 use mpi::datatype::PartitionMut;
 use mpi::traits::*;
 use mpi::Count;
@@ -17,30 +17,27 @@ use crate::cluster::Cluster;
 use crate::partition::{displacements, message_count};
 use crate::phases::{timed, Phases};
 
-/// Writes `values`, the whole tier of `task` (the same on every rank), to `path`: every rank
+/// Writes `solved`, the whole tier of `task` (the same on every rank), to `path`: every rank
 /// encodes its blocks on `pool`, rank 0 gathers them and writes the file. Every rank must call
 /// it. Returns the file's size on rank 0, 0 on the others.
 ///
 /// # Errors
-/// As [`write_encoded_table`] and [`encode_block`]. An error on one rank leaves the others
-/// waiting: the caller must then [`Cluster::abort`].
+/// As [`write_encoded_table`] and [`encode_solved_block`]. An error on one rank leaves the
+/// others waiting: the caller must then [`Cluster::abort`].
 pub(crate) fn write_shared<R: Rules>(
     cluster: &Cluster,
     pool: &rayon::ThreadPool,
     task: &TierTask<'_, R>,
     path: &Path,
-    values: &[u8],
+    solved: &SolvedTier,
     phases: &mut Phases,
 ) -> Result<u64, TableError> {
-    let (rank, ranks, seeds) = (cluster.rank(), cluster.size(), task.seeds);
-    let blocks = block_count(values.len() as u64);
-    let mine: Vec<usize> = (rank..blocks).step_by(ranks).collect();
+    let (rank, ranks, entries) = (cluster.rank(), cluster.size(), solved.values.len() as u64);
+    let mine: Vec<usize> = (rank..block_count(entries)).step_by(ranks).collect();
     let encoded: Vec<EncodedBlock> = timed(&mut phases.encode, || {
-        pool.install(|| {
-            mine.par_iter().map(|&b| encode_block(task.rules, path, seeds, values, b, task.lower)).collect::<Result<_, TableError>>()
-        })
+        pool.install(|| mine.par_iter().map(|&b| encode_solved_block(path, solved, b)).collect::<Result<_, TableError>>())
     })?;
-    timed(&mut phases.write, || gather_and_write(cluster, task, path, values.len() as u64, &encoded))
+    timed(&mut phases.write, || gather_and_write(cluster, task, path, entries, &encoded))
 }
 
 /// Gathers every rank's `encoded` blocks on rank 0, which writes the file of `entries`

@@ -156,22 +156,24 @@ pub fn unrank(seeds: usize, mut rank: u128, holes: &mut [u8]) {
     holes[0] = next_bar as u8;
 }
 
-/// Turns `holes`, a board of rank `r`, into the board of rank `r + 1` with the same seeds:
-/// what [`unrank`] of `r + 1` writes, in a few instructions where [`unrank`] takes hundreds
-/// (a walk over a tier in index order).
+/// Steps `holes` to the board of the next rank ([`rank`] plus 1) among boards of the same
+/// seeds and holes, in a few instructions where [`unrank`] takes a search a part: what a
+/// walk through consecutive ranks needs. Returns `false`, and leaves `holes` as it was, at
+/// the last board.
 ///
-/// The first hole after hole 0 that holds seeds gives one seed up, and that seed and those of
-/// the holes before it all go to the hole just before it.
-///
-/// # Panics
-/// Panics if `holes` is the board of the last rank (every seed in hole 0).
+/// The first bar that can move right moves one place and the bars before it go back to the
+/// start: a seed of the first non-empty hole after hole 0, `j`, goes to hole `j - 1`, and so
+/// do all the seeds of the holes before it.
 #[inline]
-pub fn advance(holes: &mut [u8]) {
-    let first = 1 + holes[1..].iter().position(|&h| h > 0).expect("not the last board of its tier");
-    let before: u8 = holes[..first].iter().sum();
-    holes[..first].fill(0);
-    holes[first - 1] = before + 1;
-    holes[first] -= 1;
+pub fn next(holes: &mut [u8]) -> bool {
+    let Some(j) = (1..holes.len()).find(|&j| holes[j] > 0) else {
+        return false;
+    };
+    let gathered: u8 = holes[..j].iter().sum();
+    holes[..j - 1].fill(0);
+    holes[j - 1] = gathered + 1;
+    holes[j] -= 1;
+    true
 }
 
 #[cfg(test)]
@@ -222,17 +224,20 @@ mod tests {
     }
 
     #[test]
-    fn advance_steps_to_the_next_rank() {
-        for parts in 2..=6 {
+    fn next_steps_through_every_rank_in_order() {
+        for parts in 1..=6 {
             for seeds in 0..=7 {
-                let mut walked = vec![0u8; parts];
-                unrank(seeds, 0, &mut walked);
                 let mut board = vec![0u8; parts];
+                unrank(seeds, 0, &mut board);
+                let mut expected = vec![0u8; parts];
                 for r in 1..count(seeds, parts) {
-                    advance(&mut walked);
-                    unrank(seeds, r, &mut board);
-                    assert_eq!(walked, board, "rank {r} of {seeds} seeds in {parts} parts");
+                    assert!(next(&mut board), "{parts} parts, {seeds} seeds: rank {r} missing");
+                    unrank(seeds, r, &mut expected);
+                    assert_eq!(board, expected, "{parts} parts, {seeds} seeds, rank {r}");
                 }
+                let last = board.clone();
+                assert!(!next(&mut board), "{parts} parts, {seeds} seeds: a board after the last");
+                assert_eq!(board, last);
             }
         }
     }

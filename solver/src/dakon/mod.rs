@@ -120,4 +120,8 @@ impl Rules for Dakon {
     fn tier_order(&self, pos: &Position) -> u32 {
         tiers::distance_to_stores(pos)
     }
+
+    fn tier_orders(&self, seeds: u32, first: u64, orders: &mut [u32]) {
+        tiers::distances_to_stores(self.holes(), seeds, first, orders);
+    }
 }

@@ -43,7 +43,8 @@ pub(crate) fn position_after(pos: &Position) -> Position {
     let mut holes = [0u8; 32];
     holes[..16].copy_from_slice(&pos.lane(0).to_le_bytes());
     holes[n..n + 16].copy_from_slice(&pos.lane(1).to_le_bytes());
-    composition::advance(&mut holes[..2 * n]);
+    let stepped = composition::next(&mut holes[..2 * n]);
+    debug_assert!(stepped, "position_after of the last board of its tier");
     Position::from_sides(&holes[..n], &holes[n..2 * n], [0, 0], Player::Zero)
 }
 
@@ -54,4 +55,47 @@ pub(crate) fn position_after(pos: &Position) -> Position {
 pub(crate) fn distance_to_stores(pos: &Position) -> u32 {
     let n = pos.holes();
     (0..n).map(|r| (n - r) as u32 * (pos.seeds(Side::Mover, r) as u32 + pos.seeds(Side::Opponent, r) as u32)).sum()
+}
+
+/// The [`distance_to_stores`] of the boards at indices `first..first + orders.len()` of tier
+/// `seeds`, written into `orders`: one [`composition::next`] a board where
+/// `distance_to_stores(&position_at(..))` unranks each.
+pub(crate) fn distances_to_stores(holes: usize, seeds: u32, first: u64, orders: &mut [u32]) {
+    let mut bytes = [0u8; 18];
+    let board = &mut bytes[..2 * holes];
+    // Part `p` is hole `p mod n` of the mover's row, then of the opponent's (position_at).
+    let distances: Vec<u32> = (0..2 * holes).map(|p| (holes - p % holes) as u32).collect();
+    composition::unrank(seeds as usize, first as u128, board);
+    for (k, order) in orders.iter_mut().enumerate() {
+        if k > 0 {
+            let stepped = composition::next(board);
+            debug_assert!(stepped, "index {} beyond tier {seeds}", first + k as u64);
+        }
+        *order = board.iter().zip(&distances).map(|(&s, &d)| d * s as u32).sum();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_distances_of_a_run_are_those_of_its_positions() {
+        for holes in 1..=4 {
+            for seeds in 0..=8 {
+                let size = tier_size(holes, seeds);
+                for first in [0, size / 3, size - 1] {
+                    let mut orders = vec![0u32; (size - first) as usize];
+                    distances_to_stores(holes, seeds, first, &mut orders);
+                    for (index, &order) in (first..).zip(&orders) {
+                        assert_eq!(
+                            order,
+                            distance_to_stores(&position_at(holes, seeds, index)),
+                            "{holes} holes, tier {seeds}, index {index}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 }

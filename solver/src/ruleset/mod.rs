@@ -175,4 +175,8 @@ impl Rules for RuleSet {
     fn tier_order(&self, pos: &Position) -> u32 {
         dispatch!(self, r => r.tier_order(pos))
     }
+
+    fn tier_orders(&self, seeds: u32, first: u64, orders: &mut [u32]) {
+        dispatch!(self, r => r.tier_orders(seeds, first, orders))
+    }
 }

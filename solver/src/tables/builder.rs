@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::error::TableError;
-use super::file::{write_solved, write_table, TableFile};
+use super::file::{write_solved, TableFile};
 use super::name::tier_path;
 use super::reader::TableSet;
 use super::retrograde::{solve_tier, SolvedTier};
@@ -127,77 +127,34 @@ pub struct TierTask<'a, R: Rules> {
 /// How a build solves the tiers it lacks: [`build_tiers`] solves each in this process; a
 /// build shared among processes (`dakon-mpi`) solves a part of each and exchanges the rest.
 pub trait TierSolver<R: Rules> {
-    /// Solves `task`'s tier. Returns every value, one byte each (two's complement) in index
-    /// order, or `Ok(None)` if `task.stop` was raised first.
+    /// Solves `task`'s tier: every value and what the file stores of each position
+    /// ([`SolvedTier`]), or `Ok(None)` if `task.stop` was raised first.
     ///
     /// # Errors
     /// [`TableError`] if the tier cannot be solved (too large, rules that break the
     /// [`Rules::tier_order`] contract, a failed exchange).
-    fn solve(&mut self, task: &TierTask<'_, R>) -> Result<Option<Vec<u8>>, TableError>;
+    fn solve(&mut self, task: &TierTask<'_, R>) -> Result<Option<SolvedTier>, TableError>;
 
-    /// [`TierSolver::solve`], with what the file stores of each position when the solver
-    /// found it on the way ([`SolvedTier`]: then the file is written without a second pass
-    /// over the tier). By default the values alone.
+    /// Writes `solved`, the tier [`TierSolver::solve`] returned for `task`, to `path` (the
+    /// file [`write_table`](super::write_table) writes from its values) and returns the
+    /// file's size. Of the processes sharing a build, exactly one writes the file (the others
+    /// may encode parts of it) and the others return 0.
     ///
     /// # Errors
-    /// As [`TierSolver::solve`].
-    fn solve_for_file(&mut self, task: &TierTask<'_, R>) -> Result<Option<TierOutcome>, TableError> {
-        Ok(self.solve(task)?.map(TierOutcome::Values))
-    }
-
-    /// Writes `outcome`, the tier [`TierSolver::solve_for_file`] returned for `task`, to
-    /// `path` (the file [`write_table`] writes from its values) and returns the file's size.
-    /// Of the processes sharing a build, exactly one writes the file (the others may encode
-    /// parts of it) and the others return 0.
-    ///
-    /// # Errors
-    /// As [`write_table`], and a failed exchange.
-    fn write(&mut self, task: &TierTask<'_, R>, path: &Path, outcome: &TierOutcome) -> Result<u64, TableError>;
-}
-
-/// A solved tier as a [`TierSolver`] hands it to the build.
-pub enum TierOutcome {
-    /// The values alone: the file's residuals are worked out from them and the lower tiers.
-    Values(Vec<u8>),
-    /// Solved in this process, with each position's part of the file.
-    Solved(SolvedTier),
-}
-
-impl TierOutcome {
-    /// The tier's values, one byte a position.
-    pub fn values(&self) -> &[u8] {
-        match self {
-            TierOutcome::Values(values) => values,
-            TierOutcome::Solved(solved) => &solved.values,
-        }
-    }
-
-    fn into_values(self) -> Vec<u8> {
-        match self {
-            TierOutcome::Values(values) => values,
-            TierOutcome::Solved(solved) => solved.values,
-        }
-    }
+    /// As [`write_table`](super::write_table), and a failed exchange.
+    fn write(&mut self, task: &TierTask<'_, R>, path: &Path, solved: &SolvedTier) -> Result<u64, TableError>;
 }
 
 /// Every tier solved by this process alone, on its pool.
 struct InThisProcess<'p>(&'p rayon::ThreadPool);
 
 impl<R: Rules> TierSolver<R> for InThisProcess<'_> {
-    fn solve(&mut self, task: &TierTask<'_, R>) -> Result<Option<Vec<u8>>, TableError> {
-        Ok(self.solve_for_file(task)?.map(TierOutcome::into_values))
+    fn solve(&mut self, task: &TierTask<'_, R>) -> Result<Option<SolvedTier>, TableError> {
+        self.0.install(|| solve_tier(task.rules, task.seeds, task.lower, task.stop, task.progress))
     }
 
-    fn solve_for_file(&mut self, task: &TierTask<'_, R>) -> Result<Option<TierOutcome>, TableError> {
-        let solved = self.0.install(|| solve_tier(task.rules, task.seeds, task.lower, task.stop, task.progress))?;
-        Ok(solved.map(TierOutcome::Solved))
-    }
-
-    fn write(&mut self, task: &TierTask<'_, R>, path: &Path, outcome: &TierOutcome) -> Result<u64, TableError> {
-        self.0.install(|| match outcome {
-            TierOutcome::Values(values) => write_table(task.rules, path, task.seeds, values, task.lower),
-            TierOutcome::Solved(solved) => write_solved(task.rules, path, task.seeds, solved),
-        })
+    fn write(&mut self, task: &TierTask<'_, R>, path: &Path, solved: &SolvedTier) -> Result<u64, TableError> {
+        self.0.install(|| write_solved(task.rules, path, task.seeds, solved))
     }
 }
 
@@ -274,18 +231,18 @@ fn build_keeping<R: Rules>(
         let started = Instant::now();
         let bar = progress_bar(options.progress, seeds, rules.tier_size(seeds));
         let task = TierTask { rules, seeds, lower: &lower, stop: options.stop.as_deref(), progress: &bar };
-        let Some(outcome) = solver.solve_for_file(&task)? else {
+        let Some(solved) = solver.solve(&task)? else {
             bar.abandon_with_message("interrupted");
             report.interrupted = true;
             break;
         };
         bar.set_message("compressing");
-        let bytes = solver.write(&task, &path, &outcome)?;
+        let bytes = solver.write(&task, &path, &solved)?;
         bar.finish_with_message("done");
-        let entries = outcome.values().len() as u64;
+        let entries = solved.values.len() as u64;
         report.tiers.push(TierReport { seeds, path, entries, bytes, built: true, elapsed: started.elapsed() });
         if needed_later {
-            lower.push(outcome.into_values());
+            lower.push(solved.values);
         }
     }
     Ok((report, lower))

@@ -263,9 +263,9 @@ pub fn write_table<R: Rules, T: TierValues>(rules: &R, path: &Path, seeds: u32, 
     write_encoded_table(rules, path, seeds, values.len() as u64, &blocks)
 }
 
-/// One block of a table file as [`encode_block`] makes it: the checksum of its values and
-/// its compressed residuals. Processes sharing a build encode blocks apart and hand them to
-/// the one that writes the file ([`write_encoded_table`]).
+/// One block of a table file as [`encode_solved_block`] makes it: the checksum of its values
+/// and its compressed residuals. Processes sharing a build encode blocks apart and hand them
+/// to the one that writes the file ([`write_encoded_table`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EncodedBlock {
     /// The checksum of the block's values ([`format::checksum`]).
@@ -279,14 +279,13 @@ pub fn block_count(entries: u64) -> usize {
     entries.div_ceil(u64::from(BLOCK_ENTRIES)) as usize
 }
 
-/// Encodes block `block` of the file of tier `seeds` (for [`write_encoded_table`]), given all
-/// the tier's `values` and `lower[j]`, the values of tier `j < seeds`. `path` is the file's,
-/// for error messages.
+/// Encodes block `block` of the file of tier `seeds`, given all the tier's `values` and
+/// `lower[j]`, the values of tier `j < seeds`. `path` is the file's, for error messages.
 ///
 /// # Errors
 /// [`TableError::Inconsistent`] if a value contradicts the lower tiers or a lower tier is
 /// missing, [`TableError::Io`] if compression fails.
-pub fn encode_block<R: Rules, T: TierValues>(
+fn encode_block<R: Rules, T: TierValues>(
     rules: &R,
     path: &Path,
     seeds: u32,
@@ -303,21 +302,29 @@ pub fn encode_block<R: Rules, T: TierValues>(
     compressed_block(path, chunk, &residuals)
 }
 
-/// [`write_table`] for a tier this process solved: the residuals come from the solve's marks,
-/// with no pass over the lower tiers; the same bytes.
+/// [`write_table`] for a solved tier: the residuals come from the solve's marks, with no pass
+/// over the lower tiers; the same bytes.
 ///
 /// # Errors
 /// [`TableError::Io`] if the file cannot be written.
 pub(crate) fn write_solved<R: Rules>(rules: &R, path: &Path, seeds: u32, solved: &SolvedTier) -> Result<u64, TableError> {
-    debug_assert_eq!(solved.values.len(), solved.marks.len());
     let blocks: Vec<EncodedBlock> = (0..block_count(solved.values.len() as u64))
         .into_par_iter()
-        .map(|block| {
-            let (first, chunk) = block_values(&solved.values, block);
-            compressed_block(path, chunk, &residual::from_marks(&solved.marks[first..first + chunk.len()]))
-        })
+        .map(|block| encode_solved_block(path, solved, block))
         .collect::<Result<_, TableError>>()?;
     write_encoded_table(rules, path, seeds, solved.values.len() as u64, &blocks)
+}
+
+/// Encodes block `block` of the file of the tier `solved` (for [`write_encoded_table`]) from
+/// its marks: only compression, no pass over the lower tiers. `path` is the file's, for error
+/// messages.
+///
+/// # Errors
+/// [`TableError::Io`] if compression fails.
+pub fn encode_solved_block(path: &Path, solved: &SolvedTier, block: usize) -> Result<EncodedBlock, TableError> {
+    debug_assert_eq!(solved.values.len(), solved.marks.len());
+    let (first, chunk) = block_values(&solved.values, block);
+    compressed_block(path, chunk, &residual::from_marks(&solved.marks[first..first + chunk.len()]))
 }
 
 /// The index of the first position of block `block` and the block's values.
@@ -333,8 +340,8 @@ fn compressed_block(path: &Path, chunk: &[u8], residuals: &[u8]) -> Result<Encod
 }
 
 /// Writes the file of tier `seeds`, of `entries` positions, from its `blocks` (every block,
-/// in order, as [`encode_block`] made them), atomically as [`write_table`] does; the file is
-/// the one [`write_table`] writes from the same values. Returns the file's size.
+/// in order, as [`encode_solved_block`] made them), atomically as [`write_table`] does; the
+/// file is the one [`write_table`] writes from the same values. Returns the file's size.
 ///
 /// # Errors
 /// [`TableError::Io`] if the file cannot be written, [`TableError::Inconsistent`] if

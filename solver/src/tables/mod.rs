@@ -22,11 +22,11 @@ mod residual;
 mod retrograde;
 
 pub use builder::{
-    build_and_load, build_tiers, build_tiers_with, worker_pool, BuildOptions, BuildReport, TierOutcome, TierReport, TierSolver, TierTask,
+    build_and_load, build_tiers, build_tiers_with, worker_pool, BuildOptions, BuildReport, TierReport, TierSolver, TierTask,
 };
 pub use compact::{CompactTier, TierValues, WrongParity, LINE_POSITIONS};
 pub use error::TableError;
-pub use file::{block_count, encode_block, write_encoded_table, write_table, EncodedBlock, TableFile};
+pub use file::{block_count, encode_solved_block, write_encoded_table, write_table, EncodedBlock, TableFile};
 pub use name::{file_name, tier_path, EXTENSION};
 pub use reader::{probe_file, LoadOptions, LoadPlan, TableSet};
 pub use retrograde::{SharedTier, SolvedTier};

@@ -1,11 +1,11 @@
 //! The transform of format version 2: each value stored as its distance above the one-ply
 //! prediction ([`super::predict`]), and nothing at all where the prediction is exact.
 //!
-//! A tier solved in this process has its residuals worked out by the solve itself, one
-//! [`Mark`] a position ([`mark`]: the solve sees every move's successor value anyway), so
-//! that writing the file needs no second pass over the tier ([`from_marks`]); [`encode`] does
-//! that pass, from the values and the lower tiers, for values solved elsewhere. Both give the
-//! same bytes.
+//! A tier being built has its residuals worked out by the solve itself, one [`Mark`] a
+//! position ([`mark`]: the solve sees every move's successor value anyway; a build shared
+//! among processes exchanges the marks with the values), so that writing the file needs no
+//! second pass over the tier ([`from_marks`]); [`encode`] does that pass, from the values and
+//! the lower tiers, for values alone (`write_table`). Both give the same bytes.
 
 use super::compact::TierValues;
 use super::predict::{for_each_prediction, Prediction};

@@ -7,10 +7,10 @@
 //! first (at most `tier_order` deep). Two threads may meet the same unsolved position and both
 //! solve it; they write the same value.
 //!
-//! Memory is one byte per position plus one bit: the byte holds the value once the bit says
-//! the position is solved. A tier solved by [`solve_tier`] also keeps a second byte a
-//! position, its [`Mark`] (what format 2 stores for it), which the solve finds from the
-//! successor values it reads anyway: the file is then written without a second pass.
+//! Memory is two bytes per position plus one bit: once the bit says the position is solved,
+//! the first byte holds its value and the second its [`Mark`] (what format 2 stores for
+//! it), which the solve finds from the successor values it reads anyway: the file is then
+//! written without a second pass.
 //!
 //! The work is memory-bound: a successor's value is a random access into a tier of up to
 //! hundreds of megabytes. So positions are taken in small batches, and all the cache lines a
@@ -39,8 +39,8 @@ const CHUNK: usize = 1 << 15;
 /// Positions whose successors are requested from memory together.
 const BATCH: usize = 8;
 
-/// A tier solved in this process: its values (one byte each, two's complement, in index
-/// order) and each position's [`Mark`].
+/// A solved tier: its values (one byte each, two's complement, in index order) and each
+/// position's [`Mark`].
 pub struct SolvedTier {
     /// The values.
     pub values: Vec<u8>,
@@ -65,7 +65,7 @@ pub(crate) fn solve_tier<R: Rules>(
     let size = checked_tier_size(rules, seeds)?;
     let (mut bytes, mut marks) = (crate::memory::zeroed_bytes(size), crate::memory::zeroed_bytes(size));
     let solved: Vec<AtomicU64> = (0..size.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
-    let tier = Tier { rules, seeds, lower, bytes: as_atomic_u8(&mut bytes), marks: Some(as_atomic_u8(&mut marks)), solved: &solved };
+    let tier = Tier { rules, seeds, lower, bytes: as_atomic_u8(&mut bytes), marks: as_atomic_u8(&mut marks), solved: &solved };
     let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
     (0..size.div_ceil(CHUNK)).into_par_iter().try_for_each(|c| {
         if stopped() {
@@ -90,13 +90,15 @@ fn checked_tier_size<R: Rules>(rules: &R, seeds: u32) -> Result<usize, TableErro
 
 /// A tier solved in parts, for a build shared among processes: each process solves the
 /// positions it owns one level of [`Rules::tier_order`] at a time, lowest first, and records
-/// the values the others found before it starts the next level. It holds the tier's values
-/// and which of them are known.
+/// the values and marks the others found before it starts the next level. It holds the
+/// tier's values, their marks (so that the file is written without a second pass, as for
+/// [`solve_tier`]) and which of them are known.
 pub struct SharedTier<'a, R: Rules> {
     rules: &'a R,
     seeds: u32,
     lower: &'a [Vec<u8>],
     bytes: Vec<u8>,
+    marks: Vec<u8>,
     solved: Vec<AtomicU64>,
 }
 
@@ -110,11 +112,12 @@ impl<'a, R: Rules> SharedTier<'a, R> {
         debug_assert_eq!(lower.len(), seeds as usize);
         let size = checked_tier_size(rules, seeds)?;
         let solved = (0..size.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
-        Ok(SharedTier { rules, seeds, lower, bytes: crate::memory::zeroed_bytes(size), solved })
+        let (bytes, marks) = (crate::memory::zeroed_bytes(size), crate::memory::zeroed_bytes(size));
+        Ok(SharedTier { rules, seeds, lower, bytes, marks, solved })
     }
 
     /// Solves the positions `indices` in parallel (on the current rayon pool) and returns
-    /// their values (two's complement), in the order of `indices`.
+    /// their values (two's complement) and marks, in the order of `indices`.
     ///
     /// Contract: the successors of `indices` in this tier are known (solved or recorded)
     /// already, as they are when `indices` is one level of `tier_order` and every lower level
@@ -123,22 +126,23 @@ impl<'a, R: Rules> SharedTier<'a, R> {
     ///
     /// # Errors
     /// [`TableError::Order`] if the rules break the [`Rules::tier_order`] contract.
-    pub fn solve(&mut self, indices: &[u64]) -> Result<Vec<u8>, TableError> {
+    pub fn solve(&mut self, indices: &[u64]) -> Result<Vec<[u8; 2]>, TableError> {
         let tier = Tier {
             rules: self.rules,
             seeds: self.seeds,
             lower: self.lower,
             bytes: as_atomic_u8(&mut self.bytes),
-            marks: None,
+            marks: as_atomic_u8(&mut self.marks),
             solved: &self.solved,
         };
         indices.par_chunks(CHUNK).try_for_each(|part| tier.solve_indices(part.iter().copied()))?;
-        Ok(indices.iter().map(|&i| self.bytes[i as usize]).collect())
+        Ok(indices.iter().map(|&i| [self.bytes[i as usize], self.marks[i as usize]]).collect())
     }
 
-    /// Records `value`, found by another process, as the value of position `index`.
-    pub fn record(&mut self, index: u64, value: u8) {
+    /// Records `value` and `mark`, found by another process, as those of position `index`.
+    pub fn record(&mut self, index: u64, value: u8, mark: u8) {
         self.bytes[index as usize] = value;
+        self.marks[index as usize] = mark;
         *self.solved[(index / 64) as usize].get_mut() |= 1 << (index % 64);
     }
 
@@ -152,9 +156,9 @@ impl<'a, R: Rules> SharedTier<'a, R> {
         })
     }
 
-    /// The values of the whole tier, in index order.
-    pub fn into_values(self) -> Vec<u8> {
-        self.bytes
+    /// The whole tier, as [`solve_tier`] gives it.
+    pub fn into_solved(self) -> SolvedTier {
+        SolvedTier { values: self.bytes, marks: self.marks }
     }
 }
 
@@ -166,8 +170,8 @@ struct Tier<'a, R: Rules> {
     lower: &'a [Vec<u8>],
     /// The value (two's complement) of each solved position of this tier.
     bytes: &'a [AtomicU8],
-    /// The [`Mark`] of each solved position, if they are kept.
-    marks: Option<&'a [AtomicU8]>,
+    /// The [`Mark`] of each solved position.
+    marks: &'a [AtomicU8],
     /// Bit `i` set once position `i` is solved (its byte written before, with release order).
     solved: &'a [AtomicU64],
 }
@@ -189,9 +193,7 @@ impl<R: Rules> Tier<'_, R> {
     #[inline]
     fn record(&self, index: u64, value: i8, mark: Mark) {
         self.bytes[index as usize].store(value as u8, Ordering::Relaxed);
-        if let Some(marks) = self.marks {
-            marks[index as usize].store(mark.0, Ordering::Relaxed);
-        }
+        self.marks[index as usize].store(mark.0, Ordering::Relaxed);
         self.solved[(index / 64) as usize].fetch_or(1 << (index % 64), Ordering::Release);
     }
 
@@ -302,4 +304,49 @@ fn as_atomic_u8(bytes: &mut [u8]) -> &[AtomicU8] {
     // SAFETY: `AtomicU8` has the size and alignment of `u8`, and the exclusive borrow
     // guarantees that no other access bypasses the atomics while the result lives.
     unsafe { &*(bytes as *mut [u8] as *const [AtomicU8]) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ruleset::{RuleSet, RulesName};
+
+    /// A tier shared by two processes as `dakon-mpi` shares it (each solves its positions of a
+    /// level, then records the other's values and marks) ends with the values and marks that
+    /// [`solve_tier`] finds alone, on both.
+    #[test]
+    fn a_tier_shared_level_by_level_is_the_tier_solved_alone() {
+        for name in RulesName::ALL {
+            let rules = RuleSet::new(name, 4).unwrap();
+            let mut lower: Vec<Vec<u8>> = Vec::new();
+            for seeds in 0..=9 {
+                let alone = solve_tier(&rules, seeds, &lower, None, &ProgressBar::hidden()).unwrap().unwrap();
+                // Runs of 5 positions dealt in turn, each process's sorted by level.
+                let mut levels: [Vec<Vec<u64>>; 2] = Default::default();
+                for index in 0..rules.tier_size(seeds) {
+                    let level = rules.tier_order(&rules.position_at(seeds, index)) as usize;
+                    let own = &mut levels[(index / 5 % 2) as usize];
+                    own.resize(own.len().max(level + 1), Vec::new());
+                    own[level].push(index);
+                }
+                let mut shared = [SharedTier::new(&rules, seeds, &lower).unwrap(), SharedTier::new(&rules, seeds, &lower).unwrap()];
+                for level in 0..levels[0].len().max(levels[1].len()) {
+                    let mine = |p: usize| levels[p].get(level).map_or(&[][..], Vec::as_slice);
+                    let solved = [shared[0].solve(mine(0)).unwrap(), shared[1].solve(mine(1)).unwrap()];
+                    for p in 0..2 {
+                        for (&index, &[value, mark]) in mine(1 - p).iter().zip(&solved[1 - p]) {
+                            shared[p].record(index, value, mark);
+                        }
+                    }
+                }
+                for (p, mut tier) in shared.into_iter().enumerate() {
+                    assert!(tier.is_complete(), "{name:?} tier {seeds}, process {p}");
+                    let tier = tier.into_solved();
+                    assert!(tier.values == alone.values, "{name:?} tier {seeds}, process {p}: values");
+                    assert!(tier.marks == alone.marks, "{name:?} tier {seeds}, process {p}: marks");
+                }
+                lower.push(alone.values);
+            }
+        }
+    }
 }
