@@ -72,8 +72,9 @@ pub struct Args {
     /// Searches that may wait for a thread; requests beyond get 503 at once.
     #[arg(long, default_value_t = 64, value_name = "N")]
     queue: usize,
-    /// Transposition table memory in MiB, split evenly between the nine board sizes (the
-    /// default gives each 128 MiB); memory is touched only as searches fill it.
+    /// Transposition table memory in MiB, split between the nine board sizes, each of 6 to 9
+    /// holes per row taking 16 times the share of a smaller one (the default gives those 256
+    /// MiB each, the others 16); memory is touched only as searches fill it.
     #[arg(long, default_value_t = 1152, value_name = "MIB", value_parser = clap::value_parser!(u32).range(9..=1 << 20).map(|v| v as usize))]
     tt_mb: usize,
     #[command(flatten)]
@@ -136,18 +137,18 @@ async fn serve(args: Args) -> Result<(), CliError> {
     let db_shown = db_path.map_or("none".to_string(), |path| path.display().to_string());
     let url = format!("http://{address}/");
     let tables = tables_shown(&args.probe);
-    let per_board = service.registry.table_bytes_per_board() >> 20;
+    let table_mib = service.registry.table_mib();
     if args.json {
         let settings = serde_json::json!({
-            "url": url, "rules": args.rules.rules.as_str(), "threads": threads, "queue": args.queue, "table_mib_per_board": per_board,
+            "url": url, "rules": args.rules.rules.as_str(), "threads": threads, "queue": args.queue, "table_mib_per_board": table_mib,
             "time_limit": args.time_limit, "cache": args.cache, "tables_dir": tables, "db": db_shown,
         });
         println!("{settings}");
     } else {
         println!("dakon serve: {url}  (rules {}; Ctrl-C stops)", args.rules.rules);
         println!(
-            "searches: {threads} at once, {} waiting at most; {per_board} MiB of table per board size; at most {} s each; endgame tables: {tables}; results database: {db_shown}",
-            args.queue, args.time_limit
+            "searches: {threads} at once, {} waiting at most; {} MiB of table for each board of 6 to 9 holes, {} MiB below; at most {} s each; endgame tables: {tables}; results database: {db_shown}",
+            args.queue, table_mib[6], table_mib[4], args.time_limit
         );
     }
     tokio::spawn(stop_signal(shutdown.clone()));

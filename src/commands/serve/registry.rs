@@ -3,9 +3,14 @@
 //!
 //! Transposition keys do not include the board size (a 5-hole board and a 7-hole board with
 //! empty extra holes may have equal keys), so boards never share a solver. The memory budget
-//! is split evenly between every board a request may name (1 to 9 holes per row under the
-//! server's rule set), so that all of them together stay within it; a table's memory is only touched as
-//! the searches fill it.
+//! is split between every board a request may name (1 to 9 holes per row under the server's
+//! rule set), so that all of them together stay within it; a table's memory is only touched
+//! as the searches fill it. The split is by [`table_bytes`]: the large boards, whose early
+//! middle games take tens of millions of nodes, get 16 times the share of the small ones,
+//! which a few million nodes solve (the default 1152 MiB: 256 MiB for each board of 6 to 9
+//! holes, 16 MiB below, where an even split gave each 128 MiB). On the hardest early 7 x 7
+//! analyses a table of 256 MiB instead of 128 MiB saves a fifth of the nodes (see the
+//! README's "The results database and the page, tested and measured").
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -26,6 +31,16 @@ struct Board {
     holes: usize,
 }
 
+/// The transposition table memory of the solver of a board of `holes` holes per row when
+/// all boards share `total_bytes`: 16 shares for a board of 6 to 9 holes, 1 for a smaller
+/// one, rounded down to a power of two as the table rounds it (so that what is reported is
+/// what is used).
+fn table_bytes(total_bytes: usize, holes: usize) -> usize {
+    let shares = |holes: usize| if holes >= 6 { 16 } else { 1 };
+    let bytes = total_bytes / (1..=MAX_HOLES).map(shares).sum::<usize>() * shares(holes);
+    bytes.checked_ilog2().map_or(0, |bits| 1 << bits)
+}
+
 /// The solver of one board and whether it has endgame tables.
 pub struct BoardSolver {
     pub solver: Solver<ruleset::RuleSet>,
@@ -36,7 +51,8 @@ pub struct BoardSolver {
 pub struct Registry {
     rules: RuleSet,
     boards: HashMap<Board, OnceCell<Arc<BoardSolver>>>,
-    table_bytes: usize,
+    /// Table memory of all the boards together (see [`table_bytes`]).
+    total_bytes: usize,
     probe: ProbeArgs,
     /// Threads of each solver: the server's search slots.
     threads: usize,
@@ -51,8 +67,7 @@ impl Registry {
     pub fn new(rules: RuleSet, total_bytes: usize, probe: ProbeArgs, threads: usize, width: Width) -> Registry {
         let boards: HashMap<Board, OnceCell<Arc<BoardSolver>>> =
             (1..=MAX_HOLES).map(|holes| (Board { rules, holes }, OnceCell::new())).collect();
-        let table_bytes = total_bytes / boards.len();
-        Registry { rules, boards, table_bytes, probe, threads, width }
+        Registry { rules, boards, total_bytes, probe, threads, width }
     }
 
     /// The rules this server plays.
@@ -60,9 +75,9 @@ impl Registry {
         self.rules
     }
 
-    /// The transposition table memory each board's solver may use, in bytes.
-    pub fn table_bytes_per_board(&self) -> usize {
-        self.table_bytes
+    /// The transposition table memory of each board's solver in MiB, by holes per row from 1.
+    pub fn table_mib(&self) -> Vec<usize> {
+        (1..=MAX_HOLES).map(|holes| table_bytes(self.total_bytes, holes) >> 20).collect()
     }
 
     /// How many boards have a solver so far.
@@ -80,7 +95,7 @@ impl Registry {
         let board = Board { rules: rule_set, holes: position.holes() };
         let rules = rule_set.rules_for(position);
         let cell = self.boards.get(&board).ok_or_else(|| ApiError::BadRequest(format!("no board of {} holes per row", board.holes)))?;
-        let config = Config { threads: self.threads, tt_bytes: self.table_bytes };
+        let config = Config { threads: self.threads, tt_bytes: table_bytes(self.total_bytes, board.holes) };
         let (probe, width) = (self.probe.clone(), self.width.clone());
         let made = cell
             .get_or_try_init(|| async move {
@@ -93,5 +108,25 @@ impl Registry {
             })
             .await?;
         Ok(made.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use dakon_solver::dakon::MAX_HOLES;
+
+    use super::table_bytes;
+
+    #[test]
+    fn the_boards_tables_stay_within_the_budget_and_the_large_boards_get_the_most() {
+        for total in [9 << 20, 1152 << 20, 4096 << 20] {
+            let all: usize = (1..=MAX_HOLES).map(|holes| table_bytes(total, holes)).sum();
+            assert!(all <= total, "{all} bytes of tables in a budget of {total}");
+            assert_eq!(table_bytes(total, 7), 16 * table_bytes(total, 5));
+            assert_eq!(table_bytes(total, 6), table_bytes(total, 9));
+        }
+        // The default: a table of 256 MiB (a power of two) for 7 x 7, where an even split gave 128.
+        assert_eq!(table_bytes(1152 << 20, 7), 256 << 20);
+        assert_eq!(table_bytes(1152 << 20, 5), 16 << 20);
     }
 }

@@ -239,7 +239,7 @@ impl Service {
             "cache_entries": self.cache.len(),
             "db": self.db.as_ref().map(|db| db.path().display().to_string()),
             "boards_in_use": self.registry.boards_in_use(),
-            "table_mib_per_board": self.registry.table_bytes_per_board() >> 20,
+            "table_mib_per_board": self.registry.table_mib(),
             "time_limit_cap": self.time_cap.as_secs_f64(),
             "refine_seconds": self.refine_limit.as_secs_f64(),
             "counts": self.counters.json(),
