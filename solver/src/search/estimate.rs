@@ -15,18 +15,28 @@ pub(crate) const ESTIMATE_NODES: u64 = 200_000;
 /// move 2 of `15,15,1,15,15,0,0/7,1,0,1,0,1,1 1/25 1`, value −4: +4 within 200 k, 0 within 2 M).
 pub(crate) const DEEP_ESTIMATE_NODES: u64 = 2_000_000;
 
-/// The deepest guess that finished within `nodes` positions, rounded to the parity of the
-/// seeds on the board (0 for a position whose game is over is never asked: the driver has
-/// moves).
+/// Positions every depth of one guess may visit together, in multiples of the budget of one
+/// depth. Where each depth costs several times the one before, the deepest one that fits its
+/// own budget is the last reached anyway; where they cost alike (a small board whose long
+/// lines meet the horizon depth after depth while its short ones end: the Kalah 4 x 3 start
+/// took dozens of depths of up to 2 M positions each, 12 s in the `ci` build of a serve test
+/// with a 10 s limit), this ends the deepening.
+const ESTIMATE_DEPTHS_BUDGET: u64 = 4;
+
+/// The deepest guess that finished within `nodes` positions (and all its depths within
+/// [`ESTIMATE_DEPTHS_BUDGET`] times that), rounded to the parity of the seeds on the board (0
+/// for a position whose game is over is never asked: the driver has moves).
 pub(crate) fn estimate<R: Rules>(rules: &R, pos: &R::Position, nodes: u64) -> i32 {
     let k = rules.seeds_on_board(pos) as i32;
     let mut guess = 0;
+    let mut all_depths_left = nodes.saturating_mul(ESTIMATE_DEPTHS_BUDGET);
     for depth in 1..=u32::MAX {
-        let mut left = nodes;
+        let mut left = nodes.min(all_depths_left);
         let Some((value, reached_horizon)) = horizon(rules, pos, depth, -k - 1, k + 1, &mut left) else { break };
         guess = value;
+        all_depths_left -= nodes.min(all_depths_left) - left;
         // A search that never met its horizon saw the whole game: deeper ones say the same.
-        if !reached_horizon || left == 0 {
+        if !reached_horizon || left == 0 || all_depths_left == 0 {
             break;
         }
     }
