@@ -5,14 +5,18 @@
 //! With `--tests`, every null-window test of every move too: its target, fail-soft answer, the
 //! child's bracket after it and the nodes it took.
 //! `cargo run --release -p dakon-solver --example analysis_trace -- POSITION [THREADS] [TT_MB] [--tests]`
-//! (Dakon rules; POSITION in the notation, e.g. `7,7,7,7,7,7,7/0,8,8,8,8,8,8 0/1 0`).
+//! (Dakon rules; POSITION in the notation, e.g. `7,7,7,7,7,7,7/0,8,8,8,8,8,8 0/1 0`). With
+//! `$DAKON_TABLES` set, the search reads the endgame tables in that directory.
 
 use std::cell::Cell;
+use std::sync::Arc;
 use std::time::Instant;
 
 use dakon_solver::dakon::{Dakon, Position};
+use dakon_solver::oracle::Oracle;
 use dakon_solver::rules::Rules;
 use dakon_solver::search::{Config, Limits, MoveValue, Progress, Solver};
+use dakon_solver::tables::TableSet;
 
 fn main() {
     const USAGE: &str = "usage: analysis_trace POSITION [THREADS] [TT_MB] [--tests]";
@@ -23,7 +27,12 @@ fn main() {
     let threads = args.get(1).map_or(1, |a| a.parse().expect(USAGE));
     let mb: usize = args.get(2).map_or(256, |a| a.parse().expect(USAGE));
     let rules = Dakon::new(position.holes()).expect("1 to 9 holes");
-    let solver = Solver::new(rules, Config { threads, tt_bytes: mb << 20 }, None);
+    let tables = std::env::var_os("DAKON_TABLES").map(|dir| {
+        let tables = TableSet::open(&rules, dir.as_ref()).expect("readable tables").expect("tier 0 in $DAKON_TABLES");
+        println!("tables: tiers 0..={}", tables.max_seeds());
+        Arc::new(tables) as Arc<dyn Oracle<Dakon>>
+    });
+    let solver = Solver::new(rules, Config { threads, tt_bytes: mb << 20 }, tables);
     let started = Instant::now();
     let solution = solver.solve(&position, &Limits::default());
     println!(

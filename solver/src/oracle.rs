@@ -12,4 +12,9 @@ pub trait Oracle<R: Rules>: Send + Sync {
     /// The most seeds on the board for which [`Oracle::probe`] may answer (the search skips
     /// the call above it).
     fn max_seeds(&self) -> u32;
+
+    /// Asks for the memory that [`Oracle::probe`] of `pos` reads first, so that the probes of
+    /// a node's children wait for their cache misses together. Only a hint: the default does
+    /// nothing.
+    fn prefetch(&self, _pos: &R::Position) {}
 }

@@ -215,4 +215,11 @@ impl<R: Rules> Oracle<R> for TableSet<R> {
     fn max_seeds(&self) -> u32 {
         self.tiers.len() as u32 - 1
     }
+
+    #[inline]
+    fn prefetch(&self, pos: &R::Position) {
+        if let Some(tier) = self.tiers.get(self.rules.seeds_on_board(pos) as usize).and_then(OnceLock::get) {
+            tier.prefetch(self.rules.index(pos));
+        }
+    }
 }

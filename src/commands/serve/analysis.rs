@@ -30,8 +30,8 @@ pub struct Analysis {
 /// Where an answer's values come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Source {
-    /// A search now (started from the database's bounds, if any).
-    Search,
+    /// A search now (started from the database's bounds, if any), reading endgame tables or not.
+    Search { tables: bool },
     /// The results database alone: no search.
     Database,
 }
@@ -42,11 +42,12 @@ pub enum Source {
 pub fn analyse(rule_set: RuleSet, board: &BoardSolver, position: &Position, limits: &Limits, prior: &Prior) -> Analysis {
     let started = Instant::now();
     let valued = value_every_move(&board.solver, position, limits.time, limits.stop.clone(), prior);
-    describe(rule_set, board, position, &valued, started.elapsed(), Source::Search)
+    describe(rule_set, position, &valued, started.elapsed(), Source::Search { tables: board.tables })
 }
 
-/// The analysis the database holds whole (`prior.is_complete()`), without a search.
-pub fn from_database(rule_set: RuleSet, board: &BoardSolver, position: &Position, prior: &Prior, started: Instant) -> Analysis {
+/// The analysis the database holds whole (`prior.is_complete()`), without a search (nor the
+/// board's solver: its endgame tables may take seconds to load).
+pub fn from_database(rule_set: RuleSet, position: &Position, prior: &Prior, started: Instant) -> Analysis {
     let bounds = prior.position.unwrap_or(Bounds { lower: 0, upper: 0 });
     let solution = Solution {
         lower: bounds.lower,
@@ -59,11 +60,10 @@ pub fn from_database(rule_set: RuleSet, board: &BoardSolver, position: &Position
         elapsed: Duration::ZERO,
     };
     let valued = Valued { solution, moves: prior.moves.clone() };
-    describe(rule_set, board, position, &valued, started.elapsed(), Source::Database)
+    describe(rule_set, position, &valued, started.elapsed(), Source::Database)
 }
 
-fn describe(rule_set: RuleSet, board: &BoardSolver, position: &Position, valued: &Valued, took: Duration, source: Source) -> Analysis {
-    let solver = &board.solver;
+fn describe(rule_set: RuleSet, position: &Position, valued: &Valued, took: Duration, source: Source) -> Analysis {
     let moves = ranked_moves(position, &valued.moves);
     let exact = valued.solution.is_exact() && moves.iter().all(|m| m.is_exact());
     // The position is worth its best move; the solve may have proven more than the moves.
@@ -94,9 +94,9 @@ fn describe(rule_set: RuleSet, board: &BoardSolver, position: &Position, valued:
         "upper": upper,
         "result": result(lower, upper),
         "pv": pv,
-        "pv_complete": value_exact && solver.rules().legal_moves(&end).is_empty(),
+        "pv_complete": value_exact && rules.legal_moves(&end).is_empty(),
         "seconds": took.as_secs_f64(),
-        "tables": board.tables,
+        "tables": matches!(source, Source::Search { tables: true }),
         "from_database": source == Source::Database,
     });
     if let (Some(json), serde_json::Value::Object(fields)) = (json.as_object_mut(), fields) {
@@ -104,14 +104,14 @@ fn describe(rule_set: RuleSet, board: &BoardSolver, position: &Position, valued:
     }
     let entries = match source {
         Source::Database => Vec::new(),
-        Source::Search => entries_of(
+        Source::Search { tables } => entries_of(
             &rules,
             &Proved {
                 position,
                 bounds: Bounds { lower: lower - stored, upper: upper - stored },
                 pv: line,
                 moves: &valued.moves,
-                proof: Proof::search(board.tables),
+                proof: Proof::search(tables),
                 nodes: valued.solution.nodes,
                 seconds: took.as_secs_f64(),
             },

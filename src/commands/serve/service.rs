@@ -88,7 +88,7 @@ impl Service {
             Counters::count(&self.counters.cached);
             return Ok(respond(&analysis, &limit, true));
         }
-        if let Some(analysis) = self.from_database(rules, &position).await? {
+        if let Some(analysis) = self.from_database(rules, &position) {
             Counters::count(&self.counters.from_database);
             let analysis = Arc::new(analysis);
             self.cache.put((rules, position), analysis.clone());
@@ -114,18 +114,11 @@ impl Service {
     }
 
     /// The whole analysis of `position`, if the database holds it (every value exact).
-    ///
-    /// # Errors
-    /// [`ApiError::Failure`] if the board's endgame tables cannot be read.
-    async fn from_database(&self, rules: RuleSet, position: &Position) -> Result<Option<Analysis>, ApiError> {
-        let Some(db) = &self.db else { return Ok(None) };
+    fn from_database(&self, rules: RuleSet, position: &Position) -> Option<Analysis> {
+        let db = self.db.as_ref()?;
         let started = Instant::now();
         let prior = self.prior(db, rules, position);
-        if !prior.is_complete() {
-            return Ok(None);
-        }
-        let board = self.registry.solver(rules, position).await?;
-        Ok(Some(from_database(rules, &board, position, &prior, started)))
+        prior.is_complete().then(|| from_database(rules, position, &prior, started))
     }
 
     /// What the database holds about `position` and its moves (nothing if it cannot be read:
