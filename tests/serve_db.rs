@@ -73,6 +73,47 @@ fn a_second_look_is_never_worse_and_a_restarted_server_answers_from_the_database
     }
 }
 
+/// Flips one bit near the end of the table file `name` in `dir` (its checksum then fails).
+fn damage(dir: &std::path::Path, name: &str) {
+    let path = dir.join(name);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 6;
+    bytes[last] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+}
+
+#[test]
+fn a_database_answer_reads_no_table_and_the_page_board_is_prepared_at_start_up() {
+    // A server whose endgame tables are damaged answers from the database what an earlier
+    // server solved, since such an answer reads no table (loading the 7 x 7 tables takes
+    // seconds), and says at start-up, before any request for it, that the page's board cannot
+    // be prepared.
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("results.db");
+    let db = db.to_str().unwrap();
+    let tables_dir = dir.path().join("tables");
+    let tables = tables_dir.to_str().unwrap();
+    for (holes, seeds) in [("2", "8"), ("7", "2")] {
+        server::dakon_json(&["tables", "build", "--holes", holes, "--max-seeds", seeds, "--tables-dir", tables, "--json"]);
+    }
+    let position = "1,0/0,1 0/0 0";
+    let first = Server::start(&["--db", db]);
+    let solved = first.analyse(position, &[]).json;
+    assert_eq!(solved["exact"], true, "{solved}");
+    assert!(first.interrupt().status.success());
+
+    damage(&tables_dir, "dakon-2-k8.dkt");
+    damage(&tables_dir, "dakon-7-k2.dkt");
+    let second = Server::start(&["--db", db, "--tables-dir", tables]);
+    let answer = second.analyse(position, &[]);
+    assert_eq!((answer.status, &answer.json["from_database"], &answer.json["tables"]), (200, &Value::Bool(true), &Value::Bool(false)));
+    assert_eq!(answer.json["moves"], solved["moves"]);
+    let searched = second.analyse("2,0/0,1 0/0 0", &[]);
+    assert_eq!(searched.status, 500, "a search of the board reads its damaged tables: {}", searched.json);
+    let stderr = String::from_utf8_lossy(&second.interrupt().stderr).to_string();
+    assert!(stderr.contains("the 7-hole board could not be prepared") && stderr.contains("dakon-7-k2.dkt"), "{stderr}");
+}
+
 #[test]
 fn a_server_killed_while_it_writes_leaves_a_sound_database_with_every_answer_it_gave() {
     let dir = tempfile::tempdir().unwrap();

@@ -127,7 +127,11 @@ impl<'s, R: Rules> Worker<'s, R> {
         let (alpha, beta) = (alpha.max(lower), beta.min(upper));
         let children = Children::with_history(rules, pos, &moves, tt_move, Some(&self.history));
         // Enhanced transposition cutoff (measured: 27% fewer nodes and 25% less time on 7 x 7
-        // middle games, whatever the seeds left).
+        // middle games, whatever the seeds left). With endgame tables, fetching the children's
+        // table lines together and not searching the children they value took the analysis of
+        // `11,11,3,11,1,3,2/1,10,10,10,0,3,10 3/9 1` (tiers 0-16, 1 thread, 256 MiB) from
+        // 16.1 s to 14.8 s (28.4 s without tables), Kalah(6,4) (tiers 0-15, 128 MiB) from
+        // 50.6 s to 47.4 s.
         let mut slots = [None; MoveList::CAPACITY];
         let mut tabled = [None; MoveList::CAPACITY];
         if let Some((v, mv)) = self.transposition_cutoff(&children, beta, &mut slots, &mut tabled) {

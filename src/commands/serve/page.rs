@@ -30,14 +30,24 @@ pub async fn index(State(service): State<Arc<Service>>) -> impl IntoResponse {
 /// The tagline of the page's file, which promises exact values (true of Dakon's boards).
 const EXACT_TAGLINE: &str = "Every move valued exactly: the final store difference it leads to with perfect play.";
 
-/// The page for `rules`: named after them, opening their default board (one the server solves
-/// exactly within its default time), with a tagline that promises no more than it gives.
+/// The board the page opens under `rules`, as holes per row and seeds per hole: one the server
+/// solves exactly within its default time.
+pub fn default_board(rules: RulesName) -> (usize, u32) {
+    match rules {
+        RulesName::Dakon => (7, 7),
+        RulesName::Kalah | RulesName::KalahEmptyCapture => (6, 3),
+    }
+}
+
+/// The page for `rules`: named after them, opening their default board, with a tagline that
+/// promises no more than it gives.
 fn named_page(rules: RulesName) -> String {
-    let (game, holes, seeds) = match rules {
+    let game = match rules {
         RulesName::Dakon => return INDEX.to_string(),
-        RulesName::Kalah => ("Kalah", 6, 3),
-        RulesName::KalahEmptyCapture => ("Kalah (empty capture)", 6, 3),
+        RulesName::Kalah => "Kalah",
+        RulesName::KalahEmptyCapture => "Kalah (empty capture)",
     };
+    let (holes, seeds) = default_board(rules);
     let tagline = "Every move valued by the final store difference it leads to with perfect play: exactly when the search \
                    ends within the time limit (as on the default board), else with proven bounds that keep narrowing.";
     INDEX
