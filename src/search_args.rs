@@ -9,7 +9,7 @@ use clap::Args;
 use dakon_solver::rules::Rules;
 use dakon_solver::ruleset::RuleSet;
 use dakon_solver::search::{Config, Limits, Solver};
-use dakon_solver::tables::{build_and_load, BuildOptions, BuildReport};
+use dakon_solver::tables::{build_and_load, BuildOptions, BuildReport, TableSet};
 
 use crate::cli_error::CliError;
 use crate::tables_arg::ProbeArgs;
@@ -106,8 +106,27 @@ pub fn solver_with_built_tables(
     max_seeds: u32,
 ) -> Result<(Solver<RuleSet>, BuildReport), CliError> {
     let config = search.config();
+    let (tables, report) = build_and_say(rules, probe, max_seeds, config.threads, interrupt_flag(), "dakon")?;
+    Ok((Solver::new(rules, config, Some(std::sync::Arc::new(tables))), report))
+}
+
+/// Builds the endgame tables of tiers `0..=max_seeds` of `rules` where missing from `probe`'s
+/// directory, on `threads` threads until `stop` is raised, and returns all of them in memory
+/// as built, with the build's report; says on stderr, after `who: `, what it did.
+///
+/// # Errors
+/// [`CliError::Failure`] if the tables cannot be built or a present one is damaged, or `stop`
+/// was raised (the tiers finished are kept).
+pub fn build_and_say(
+    rules: RuleSet,
+    probe: &ProbeArgs,
+    max_seeds: u32,
+    threads: usize,
+    stop: Arc<AtomicBool>,
+    who: &str,
+) -> Result<(TableSet<RuleSet>, BuildReport), CliError> {
     let dir = probe.tables.dir();
-    let options = BuildOptions { threads: config.threads, progress: false, stop: Some(interrupt_flag()) };
+    let options = BuildOptions { threads, progress: false, stop: Some(stop) };
     let (report, tables) = build_and_load(&rules, &dir, max_seeds, &options).map_err(|e| CliError::Failure(e.to_string()))?;
     let Some(tables) = tables else {
         return Err(CliError::Failure(format!(
@@ -117,7 +136,7 @@ pub fn solver_with_built_tables(
         )));
     };
     eprintln!(
-        "dakon: endgame tables of {} {} holes, tiers 0..={max_seeds}: {} positions built in {:.1} s, {} read; {:.0} MiB in memory",
+        "{who}: endgame tables of {} {} holes, tiers 0..={max_seeds}: {} positions built in {:.1} s, {} read; {:.0} MiB in memory",
         rules.name(),
         rules.holes(),
         report.built_entries(),
@@ -125,5 +144,5 @@ pub fn solver_with_built_tables(
         report.tiers.iter().filter(|t| !t.built).map(|t| t.entries).sum::<u64>(),
         tables.bytes() as f64 / f64::from(1 << 20),
     );
-    Ok((Solver::new(rules, config, Some(std::sync::Arc::new(tables))), report))
+    Ok((tables, report))
 }

@@ -159,6 +159,30 @@ fn endgame_tables_are_used_once_built_and_a_damaged_one_is_reported() {
 }
 
 #[test]
+fn build_tables_builds_the_page_boards_tiers_as_the_server_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables_dir = dir.path().join("tables");
+    let tables = tables_dir.to_str().unwrap();
+    let server = Server::start(&["--tables-dir", tables, "--build-tables", "4"]);
+    // A 7-hole endgame of 4 seeds: its children are in the tiers built at start-up.
+    let position = "1,0,0,1,0,0,0/0,1,0,0,0,0,1 40/54 0";
+    let answer = server.analyse(position, &[]);
+    assert_eq!(
+        (answer.status, &answer.json["tables"], &answer.json["exact"]),
+        (200, &Value::Bool(true), &Value::Bool(true)),
+        "{}",
+        answer.json
+    );
+    assert_eq!(answer.json["moves"], dakon_json(&["best", position, "--json", "--no-tables"])["moves"]);
+    for seeds in 0..=4 {
+        assert!(tables_dir.join(format!("dakon-7-k{seeds}.dkt")).is_file(), "tier {seeds} is kept on disk");
+    }
+    let stderr = String::from_utf8_lossy(&server.interrupt().stderr).to_string();
+    assert!(stderr.contains("7 holes, tiers 0..=4"), "{stderr}");
+    assert!(dakon_error(&["serve", "--build-tables", "4", "--no-tables"]).contains("cannot be used with"));
+}
+
+#[test]
 fn play_tells_what_happened_as_play_json_does() {
     let server = Server::start(&[]);
     for (position, hole) in [("start", "7"), ("start", "13"), ("1,1,2,0,1/0,0,0,0,3 0/0 0", "9"), ("0,0,0/0,0,1 5/5 0", "5")] {

@@ -13,15 +13,19 @@
 //! README's "The results database and the page, tested and measured").
 
 use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use dakon_solver::dakon::{Position, MAX_HOLES};
+use dakon_solver::oracle::Oracle;
 use dakon_solver::ruleset;
 use dakon_solver::search::{Config, Solver, Width};
 use tokio::sync::OnceCell;
 
 use super::api_error::ApiError;
 use super::rule_set::RuleSet;
+use crate::cli_error::CliError;
+use crate::search_args::build_and_say;
 use crate::tables_arg::ProbeArgs;
 
 /// A board a request may name: rules and holes per row.
@@ -58,16 +62,34 @@ pub struct Registry {
     threads: usize,
     /// How many of them a search may use now (see `SearchPool::fair_width`).
     width: Width,
+    /// The board whose endgame tables are built where missing when its solver is made.
+    build: Option<TablesToBuild>,
+}
+
+/// `serve --build-tables K`: the board whose tiers `0..=max_seeds` are built where missing,
+/// stopped (the finished tiers kept) when `stop` is raised.
+pub struct TablesToBuild {
+    pub holes: usize,
+    pub max_seeds: u32,
+    pub stop: Arc<AtomicBool>,
 }
 
 impl Registry {
     /// A registry of the boards of `rules`, whose solvers share `total_bytes` of
     /// transposition table between them and find their endgame tables with `probe`; each
     /// solver has `threads` threads, of which a search uses as many as `width` says.
-    pub fn new(rules: RuleSet, total_bytes: usize, probe: ProbeArgs, threads: usize, width: Width) -> Registry {
+    /// With `build`, that board's solver builds its missing tables first.
+    pub fn new(
+        rules: RuleSet,
+        total_bytes: usize,
+        probe: ProbeArgs,
+        threads: usize,
+        width: Width,
+        build: Option<TablesToBuild>,
+    ) -> Registry {
         let boards: HashMap<Board, OnceCell<Arc<BoardSolver>>> =
             (1..=MAX_HOLES).map(|holes| (Board { rules, holes }, OnceCell::new())).collect();
-        Registry { rules, boards, total_bytes, probe, threads, width }
+        Registry { rules, boards, total_bytes, probe, threads, width, build }
     }
 
     /// The rules this server plays.
@@ -85,8 +107,9 @@ impl Registry {
         self.boards.values().filter(|cell| cell.initialized()).count()
     }
 
-    /// The solver of `position`'s board under `rule_set`, made (and its tables loaded, on a
-    /// blocking thread) the first time it is asked for. A failure is not kept: the next
+    /// The solver of `position`'s board under `rule_set`, made (and its tables loaded, or for
+    /// the board of `--build-tables` built where missing, on a blocking thread) the first time
+    /// it is asked for. A failure is not kept: the next
     /// request tries again.
     ///
     /// # Errors
@@ -97,10 +120,19 @@ impl Registry {
         let cell = self.boards.get(&board).ok_or_else(|| ApiError::BadRequest(format!("no board of {} holes per row", board.holes)))?;
         let config = Config { threads: self.threads, tt_bytes: table_bytes(self.total_bytes, board.holes) };
         let (probe, width) = (self.probe.clone(), self.width.clone());
+        let build = self.build.as_ref().filter(|b| b.holes == board.holes).map(|b| (b.max_seeds, b.stop.clone()));
         let made = cell
             .get_or_try_init(|| async move {
                 let load = move || {
-                    let oracle = probe.open(rules).map_err(|e| ApiError::Failure(e.to_string()))?;
+                    let failure = |e: CliError| ApiError::Failure(e.to_string());
+                    let oracle = match build {
+                        Some((max_seeds, stop)) => {
+                            let (tables, _) =
+                                build_and_say(rules, &probe, max_seeds, config.threads, stop, "dakon serve").map_err(failure)?;
+                            Some(Arc::new(tables) as Arc<dyn Oracle<ruleset::RuleSet>>)
+                        }
+                        None => probe.open(rules).map_err(failure)?,
+                    };
                     let tables = oracle.is_some();
                     Ok(Arc::new(BoardSolver { solver: Solver::new(rules, config, oracle).with_width(width), tables }))
                 };
