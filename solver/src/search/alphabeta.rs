@@ -224,14 +224,10 @@ impl<'s, R: Rules> Worker<'s, R> {
         let solver = self.solver;
         let oracle = solver.oracle.as_deref();
         let max = oracle.map_or(0, |o| o.max_seeds());
-        let mut in_tables = [false; MoveList::CAPACITY];
-        for ((slot, in_tables), child) in slots.iter_mut().zip(&mut in_tables).zip(children.as_slice()) {
+        for (slot, child) in slots.iter_mut().zip(children.as_slice()) {
             let seeds = solver.rules.seeds_on_board(&child.step.next);
             match oracle {
-                Some(oracle) if seeds <= max => {
-                    oracle.prefetch(&child.step.next);
-                    *in_tables = true;
-                }
+                Some(oracle) if seeds <= max => oracle.prefetch(&child.step.next),
                 _ => {
                     let child_slot = solver.table.slot_with_seeds(&solver.rules, &child.step.next, seeds);
                     solver.table.prefetch(&child_slot);
@@ -240,7 +236,8 @@ impl<'s, R: Rules> Worker<'s, R> {
             }
         }
         children.as_slice().iter().enumerate().find_map(|(i, child)| {
-            let exact = oracle.filter(|_| in_tables[i]).and_then(|o| o.probe(&child.step.next));
+            // A child without a slot is one the tables cover.
+            let exact = oracle.filter(|_| slots[i].is_none()).and_then(|o| o.probe(&child.step.next));
             tabled[i] = exact;
             let (lower, upper) = match exact {
                 Some(v) => (v, v),

@@ -109,8 +109,7 @@ impl Registry {
 
     /// The solver of `position`'s board under `rule_set`, made (and its tables loaded, or for
     /// the board of `--build-tables` built where missing, on a blocking thread) the first time
-    /// it is asked for. A failure is not kept: the next
-    /// request tries again.
+    /// it is asked for. A failure is not kept: the next request tries again.
     ///
     /// # Errors
     /// [`ApiError::Failure`] if a table file is present but unreadable or damaged.
