@@ -1,8 +1,9 @@
 //! The file of a tier the ranks built together. Every rank has the whole tier with its marks
 //! (each position's residual, exchanged with its value), so encoding a block is compressing
-//! its residuals (zstd at level 15), which is shared too: every rank encodes the file blocks
-//! dealt to it (block `b` to rank `b mod N`); rank 0 gathers the encoded blocks and writes
-//! the file with the solver's writer, byte for byte the one-process file.
+//! its residuals (zstd, at the solver's `ZSTD_LEVEL`), which is shared too: every rank
+//! encodes the file blocks dealt to it (block `b` to rank `b mod N`); rank 0 gathers the
+//! encoded blocks and writes the file with the solver's writer, byte for byte the
+//! one-process file.
 
 use std::path::Path;
 
