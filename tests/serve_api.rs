@@ -183,6 +183,25 @@ fn build_tables_builds_the_page_boards_tiers_as_the_server_starts() {
 }
 
 #[test]
+fn ctrl_c_during_build_tables_keeps_the_tiers_finished_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables_dir = dir.path().join("tables");
+    // Tiers 0..=20 of 7 holes take minutes: Ctrl-C comes while they are built.
+    let server = Server::start(&["--tables-dir", tables_dir.to_str().unwrap(), "--build-tables", "20"]);
+    let tier = |seeds: u32| tables_dir.join(format!("dakon-7-k{seeds}.dkt"));
+    let waited = std::time::Instant::now();
+    while !tier(6).is_file() {
+        assert!(waited.elapsed() < std::time::Duration::from_secs(60), "tier 6 was not built within a minute");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let stderr = String::from_utf8_lossy(&server.interrupt().stderr).to_string();
+    let kept = (0..=20).take_while(|&s| tier(s).is_file()).count();
+    assert!((7..=20).contains(&kept) && !tier(20).is_file(), "tiers kept: {kept}\n{stderr}");
+    assert!(stderr.contains(&format!("interrupted while building tier {kept}; the tiers before it are kept in")), "{stderr}");
+    assert!(stderr.trim_end().ends_with("dakon serve: stopped"), "{stderr}");
+}
+
+#[test]
 fn play_tells_what_happened_as_play_json_does() {
     let server = Server::start(&[]);
     for (position, hole) in [("start", "7"), ("start", "13"), ("1,1,2,0,1/0,0,0,0,3 0/0 0", "9"), ("0,0,0/0,0,1 5/5 0", "5")] {

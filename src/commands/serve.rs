@@ -170,7 +170,7 @@ async fn serve(args: Args) -> Result<(), CliError> {
             args.queue, table_mib[6], table_mib[4], args.time_limit
         );
     }
-    tokio::spawn(preload_page_board(service.clone(), args.rules.rules));
+    let preload = tokio::spawn(preload_page_board(service.clone(), args.rules.rules));
     tokio::spawn(stop_signal(shutdown.clone()));
     let stopping = shutdown.clone();
     tokio::spawn(async move {
@@ -178,6 +178,11 @@ async fn serve(args: Args) -> Result<(), CliError> {
         build_stop.store(true, Ordering::Relaxed);
     });
     listen::serve(listener, routes::router(service), shutdown).await;
+    if args.build_tables.is_some() {
+        // A build stopped by Ctrl-C says which tiers it kept before the server is gone (the
+        // stop flag is up, so it ends within a chunk of positions).
+        let _ = preload.await;
+    }
     eprintln!("dakon serve: stopped");
     Ok(())
 }
