@@ -179,8 +179,9 @@ async fn serve(args: Args) -> Result<(), CliError> {
     });
     listen::serve(listener, routes::router(service), shutdown).await;
     if args.build_tables.is_some() {
-        // A build stopped by Ctrl-C says which tiers it kept before the server is gone (the
-        // stop flag is up, so it ends within a chunk of positions).
+        // A build stopped by Ctrl-C says which tiers it kept before the server says it stopped
+        // (the stop flag ends it within a chunk of positions; the runtime would wait for its
+        // blocking thread on exit anyway).
         let _ = preload.await;
     }
     eprintln!("dakon serve: stopped");
