@@ -55,7 +55,7 @@ fn horizon<R: Rules>(rules: &R, pos: &R::Position, depth: u32, mut alpha: i32, b
         return Some((0.clamp(alpha, beta), true));
     }
     let mut reached = false;
-    for child in Children::new(rules, pos, &moves, None).as_slice() {
+    for child in Children::new(rules, pos, &moves, None).iter() {
         let gain = child.step.gain;
         let (v, met) = if child.step.same_mover {
             let (v, met) = horizon(rules, &child.step.next, depth - 1, alpha - gain, beta - gain, left)?;

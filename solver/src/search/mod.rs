@@ -328,7 +328,7 @@ impl<R: Rules> Solver<R> {
         let proven_move = pv.first().copied().or(bracket.best_move);
         let best_move = proven_move.or_else(|| {
             let tt_move = self.table.probe(&self.table.slot(&self.rules, pos)).and_then(|b| b.mv);
-            Children::new(&self.rules, pos, &moves, tt_move).as_slice().first().map(|c| c.mv)
+            Children::new(&self.rules, pos, &moves, tt_move).iter().next().map(|c| c.mv)
         });
         let pv = if pv.is_empty() { best_move.into_iter().collect() } else { pv };
         Solution {

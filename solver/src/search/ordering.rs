@@ -26,9 +26,16 @@ pub(crate) struct Child<P> {
     pub step: Step<P>,
 }
 
-/// The children of a node, in search order.
+/// The children of a node, in search order: kept in the order they were played, with the
+/// search order beside them as indices, so that sorting moves a byte a child, not a board.
+///
+/// Measured (instructions, `valgrind --tool=callgrind`, the first 8 M nodes of the Kalah(6,4)
+/// start, tiers 0-16, 128 MiB): sorting the children themselves cost 13 % of the search in
+/// the sort and the copies of the 1.3 kB list.
 pub(crate) struct Children<P> {
     len: usize,
+    /// `order[i]`: where the `i`-th child in search order sits in `items`.
+    order: [u8; MoveList::CAPACITY],
     items: [MaybeUninit<Child<P>>; MoveList::CAPACITY],
 }
 
@@ -67,19 +74,22 @@ impl<P: Copy> Children<P> {
     /// move) first.
     #[inline]
     pub fn new<R: Rules<Position = P>>(rules: &R, pos: &P, moves: &MoveList, first: Option<u8>) -> Self {
-        Self::with_history(rules, pos, moves, first, None)
+        let mut children = Self::empty();
+        children.play(rules, pos, moves, first, None);
+        children
     }
 
-    /// [`Children::new`], moves of equal gain ordered by `history`.
-    #[inline]
-    pub fn with_history<R: Rules<Position = P>>(
-        rules: &R,
-        pos: &P,
-        moves: &MoveList,
-        first: Option<u8>,
-        history: Option<&History>,
-    ) -> Self {
-        let mut items = [const { MaybeUninit::uninit() }; MoveList::CAPACITY];
+    /// No children yet: [`Children::play`] fills it in place (the list is 1.3 kB, not to be
+    /// copied on the search's every node).
+    #[inline(always)]
+    pub fn empty() -> Self {
+        Children { len: 0, order: [0; MoveList::CAPACITY], items: [const { MaybeUninit::uninit() }; MoveList::CAPACITY] }
+    }
+
+    /// Replaces the children by those of `pos`: plays every move of `moves` and orders them as
+    /// [`Children::new`] does, moves of equal gain by `history`.
+    #[inline(always)]
+    pub fn play<R: Rules<Position = P>>(&mut self, rules: &R, pos: &P, moves: &MoveList, first: Option<u8>, history: Option<&History>) {
         let mut scores = [0i64; MoveList::CAPACITY];
         for (i, &mv) in moves.as_slice().iter().enumerate() {
             let step = rules.play(pos, mv);
@@ -87,23 +97,46 @@ impl<P: Copy> Children<P> {
                 | ((step.gain + 256) as i64) << 24
                 | (step.same_mover as i64) << 40
                 | ((first == Some(mv)) as i64) << 48;
-            // Insertion sort, highest score first, stable for equal scores.
+            self.items[i] = MaybeUninit::new(Child { mv, step });
+            // Insertion sort of the indices, highest score first, stable for equal scores.
             let mut j = i;
             while j > 0 && scores[j - 1] < score {
                 scores[j] = scores[j - 1];
-                items[j] = items[j - 1];
+                self.order[j] = self.order[j - 1];
                 j -= 1;
             }
             scores[j] = score;
-            items[j] = MaybeUninit::new(Child { mv, step });
+            self.order[j] = i as u8;
         }
-        Children { len: moves.len(), items }
+        self.len = moves.len();
+    }
+
+    /// How many children there are.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Where each child sits in play order ([`Children::played`]), in search order.
+    #[inline]
+    pub fn order(&self) -> &[u8] {
+        &self.order[..self.len]
+    }
+
+    /// The child whose move was played `i`-th.
+    ///
+    /// # Panics
+    /// Panics if `i >= self.len()`.
+    #[inline]
+    pub fn played(&self, i: usize) -> &Child<P> {
+        assert!(i < self.len);
+        // SAFETY: the first `len` items were written by `play`.
+        unsafe { self.items[i].assume_init_ref() }
     }
 
     /// The children in search order.
     #[inline]
-    pub fn as_slice(&self) -> &[Child<P>] {
-        // SAFETY: the first `len` items were written by `new`.
-        unsafe { std::slice::from_raw_parts(self.items.as_ptr() as *const Child<P>, self.len) }
+    pub fn iter(&self) -> impl Iterator<Item = &Child<P>> {
+        self.order().iter().map(|&i| self.played(i as usize))
     }
 }

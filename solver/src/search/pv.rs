@@ -41,7 +41,7 @@ pub(crate) fn optimal_move<R: Rules>(solver: &Solver<R>, pos: &R::Position, valu
     let rules = &solver.rules;
     let moves = rules.legal_moves(pos);
     let tt_move = solver.table.probe(&solver.table.slot(rules, pos)).and_then(|b| b.mv);
-    for &child in Children::new(rules, pos, &moves, tt_move).as_slice() {
+    for &child in Children::new(rules, pos, &moves, tt_move).iter() {
         let (gain, next) = (child.step.gain, &child.step.next);
         if gain + (rules.seeds_on_board(next) as i32) < value {
             continue;
