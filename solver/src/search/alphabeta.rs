@@ -229,12 +229,17 @@ impl<'s, R: Rules> Worker<'s, R> {
             let seeds = solver.rules.seeds_on_board(&child.step.next);
             match oracle {
                 Some(oracle) if seeds <= max => oracle.prefetch(&child.step.next),
-                _ => {
-                    let child_slot = solver.table.slot_with_seeds(&solver.rules, &child.step.next, seeds);
-                    solver.table.prefetch(&child_slot);
-                    *slot = Some(child_slot);
-                }
+                _ => *slot = Some(solver.table.slot_with_seeds(&solver.rules, &child.step.next, seeds)),
             }
+        }
+        // The buckets are asked for together, after every slot is known: a prefetch waits for
+        // its address translation (often a miss of its own on this machine), and only those
+        // close together in the instruction stream wait at the same time. Measured (`perf`,
+        // Kalah(6,4), 128 MiB, tiers 0-16): the search's own samples behind the prefetch fell
+        // from 40 % to 19 %; with the slot inlined (`Table::slot_with_seeds`), the whole solve
+        // went from 42.8 s to 41.1 s (medians of 3 runs each, alternating).
+        for slot in slots[..children.len()].iter().flatten() {
+            solver.table.prefetch(slot);
         }
         children.order().iter().find_map(|&i| {
             let (i, child) = (i as usize, children.played(i as usize));
