@@ -53,13 +53,13 @@ const fn binomials() -> [[u128; COLS]; ROWS] {
 
 /// `RANK_TERMS[i][s] = C(s + i, i + 1)`, wrapped to 64 bits: what part `i` adds to a rank when
 /// the parts up to it hold `s` seeds ([`rank_u64`]). A row a part, so that each term is one
-/// load at an offset of the seeds so far.
-static RANK_TERMS: [[u64; MAX_SEEDS + 1]; MAX_PARTS] = rank_terms();
+/// load at an offset of the seeds so far. The last part never enters a rank, so it has no row.
+static RANK_TERMS: [[u64; MAX_SEEDS + 1]; MAX_PARTS - 1] = rank_terms();
 
-const fn rank_terms() -> [[u64; MAX_SEEDS + 1]; MAX_PARTS] {
-    let mut table = [[0u64; MAX_SEEDS + 1]; MAX_PARTS];
+const fn rank_terms() -> [[u64; MAX_SEEDS + 1]; MAX_PARTS - 1] {
+    let mut table = [[0u64; MAX_SEEDS + 1]; MAX_PARTS - 1];
     let mut i = 0;
-    while i + 1 < MAX_PARTS {
+    while i < MAX_PARTS - 1 {
         let mut s = 0;
         while s <= MAX_SEEDS {
             table[i][s] = BINOMIAL[s + i][i + 1] as u64;
@@ -121,7 +121,7 @@ pub fn rank(holes: &[u8]) -> u128 {
 #[inline]
 pub fn rank_u64(leading: &[u8]) -> u64 {
     let parts = leading.len();
-    assert!(parts < MAX_PARTS, "at most 18 holes");
+    assert!(parts <= RANK_TERMS.len(), "at most 18 holes");
     let mut bar = 0usize;
     let mut rank = 0u64;
     for (i, &h) in leading.iter().enumerate() {
