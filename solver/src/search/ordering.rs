@@ -26,6 +26,29 @@ pub(crate) struct Child<P> {
     pub step: Step<P>,
 }
 
+impl<P> Child<P> {
+    /// What a child's future gain of `v` is worth to the mover of its parent.
+    #[inline]
+    pub fn value(&self, v: i32) -> i32 {
+        if self.step.same_mover {
+            self.step.gain + v
+        } else {
+            self.step.gain - v
+        }
+    }
+
+    /// The bounds, for the mover of the parent, that bounds `lower..=upper` of the child's
+    /// future gain give.
+    #[inline]
+    pub fn values(&self, lower: i32, upper: i32) -> (i32, i32) {
+        if self.step.same_mover {
+            (self.step.gain + lower, self.step.gain + upper)
+        } else {
+            (self.step.gain - upper, self.step.gain - lower)
+        }
+    }
+}
+
 /// The children of a node, in search order: kept in the order they were played, with the
 /// search order beside them as indices, so that sorting moves a byte a child, not a board.
 ///
