@@ -98,7 +98,7 @@ impl<P: Copy> Children<P> {
     #[inline]
     pub fn new<R: Rules<Position = P>>(rules: &R, pos: &P, moves: &MoveList, first: Option<u8>) -> Self {
         let mut children = Self::empty();
-        children.play(rules, pos, moves, first, None);
+        children.play(rules, pos, moves, first, None, |_, _| ());
         children
     }
 
@@ -110,12 +110,22 @@ impl<P: Copy> Children<P> {
     }
 
     /// Replaces the children by those of `pos`: plays every move of `moves` and orders them as
-    /// [`Children::new`] does, moves of equal gain by `history`.
+    /// [`Children::new`] does, moves of equal gain by `history`; `played(i, step)` hears of
+    /// each child as soon as it is played (the `i`-th).
     #[inline(always)]
-    pub fn play<R: Rules<Position = P>>(&mut self, rules: &R, pos: &P, moves: &MoveList, first: Option<u8>, history: Option<&History>) {
+    pub fn play<R: Rules<Position = P>>(
+        &mut self,
+        rules: &R,
+        pos: &P,
+        moves: &MoveList,
+        first: Option<u8>,
+        history: Option<&History>,
+        mut played: impl FnMut(usize, &Step<P>),
+    ) {
         let mut scores = [0i64; MoveList::CAPACITY];
         for (i, &mv) in moves.as_slice().iter().enumerate() {
             let step = rules.play(pos, mv);
+            played(i, &step);
             let score = history.map_or(0, |h| h.score(mv))
                 | ((step.gain + 256) as i64) << 24
                 | (step.same_mover as i64) << 40
