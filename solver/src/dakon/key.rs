@@ -36,7 +36,7 @@ const RANKED: u128 = 1 << 127;
 
 impl Key {
     /// The key of a position's board.
-    #[inline]
+    #[inline(always)]
     pub fn of(position: &Position) -> Key {
         let n = position.holes();
         let (own, opp) = (position.lane(0), position.lane(1));
@@ -44,10 +44,18 @@ impl Key {
             let mask = LAYOUTS[n].row_mask;
             Key((own & mask) | ((opp & mask) << 64))
         } else {
-            let holes = board_bytes(position);
-            let seeds: u32 = holes.iter().map(|&h| h as u32).sum();
-            Key(RANKED | (seeds as u128) << 96 | composition::rank(&holes[..2 * n]))
+            Self::ranked(position)
         }
+    }
+
+    /// The key of a board of 9 holes a row (out of line: the search asks for the key of
+    /// every child, nearly always of a smaller board).
+    #[cold]
+    #[inline(never)]
+    fn ranked(position: &Position) -> Key {
+        let holes = board_bytes(position);
+        let seeds: u32 = holes.iter().map(|&h| h as u32).sum();
+        Key(RANKED | (seeds as u128) << 96 | composition::rank(&holes[..2 * position.holes()]))
     }
 
     /// The board this key stands for on a board of `holes` holes per row: empty stores,
