@@ -117,7 +117,7 @@ impl ShortCode {
 
     /// The scrambled number of `pos`, whose key is `key` and which holds `seeds` seeds;
     /// `None` above the ceiling.
-    #[inline]
+    #[inline(always)]
     pub fn code<R: Rules>(&self, rules: &R, pos: &R::Position, key: u128, seeds: u32) -> Option<u64> {
         // Nibbles number boards of up to 15 seeds a hole, up to 180 seeds on 6 holes a row,
         // but an entry holds the bounds of at most 127 (before this test, the 132 seeds of a
@@ -129,6 +129,13 @@ impl ShortCode {
         if let Some(number) = self.nibbles.and_then(|n| n.number(key)) {
             return Some(mix(number, self.width));
         }
+        self.ranked(rules, pos, seeds)
+    }
+
+    /// The ranked part of [`ShortCode::code`] (out of line: the nibbles number nearly every
+    /// board a search visits).
+    #[inline(never)]
+    fn ranked<R: Rules>(&self, rules: &R, pos: &R::Position, seeds: u32) -> Option<u64> {
         let below = *self.offsets.get(seeds as usize)?;
         Some(mix(self.ranked_from + below + rules.index(pos), self.width))
     }
