@@ -133,7 +133,7 @@ impl Rules for RuleSet {
         dispatch!(self, r => r.legal_moves(pos))
     }
 
-    #[inline]
+    #[inline(always)]
     fn play(&self, pos: &Position, mv: u8) -> Step<Position> {
         dispatch!(self, r => r.play(pos, mv))
     }
