@@ -41,6 +41,11 @@ struct Known {
     bounds: Option<Bounds>,
 }
 
+/// The largest table (its compact part and the wide sixteenth beside it) whose children's
+/// buckets are asked for one by one as they are played (see [`Worker::search_at`]): that of
+/// `--tt-mb 512`, 544 MiB, is below it, that of 1024 above.
+const EARLY_PREFETCH_BYTES: usize = 1 << 30;
+
 /// One thread's search state.
 pub(crate) struct Worker<'s, R: Rules> {
     solver: &'s Solver<R>,
@@ -141,27 +146,40 @@ impl<'s, R: Rules> Worker<'s, R> {
         }
         let (alpha, beta) = (alpha.max(lower), beta.min(upper));
         // Each child's table line (its bucket, or its line in the endgame tables) is asked for
-        // as soon as the child is played, so that the first is in the cache by the time the
-        // cutoff below reads it. A child the tables cover gets no slot: its search asks the
-        // tables first (and works the slot out itself if its tier is not loaded yet).
-        // Measured (Kalah(6,4), tiers 0-16 from files, 128 MiB, 1 thread, 3 runs each,
-        // alternating): medians 42.4 s asking for all the lines after the last child was
-        // played, 38.5 s so.
+        // while the children are played. A child the tables cover gets no slot: its search asks
+        // the tables first (and works the slot out itself if its tier is not loaded yet).
+        // A small table's buckets are asked for as soon as each child is played, so that the
+        // first is in the cache by the time the cutoff below reads it; a large table's
+        // together once the last child is played. On this project's virtual machine a
+        // prefetch waits for its address translation, short while the host's page tables for
+        // the table stay in the cache and long beyond: spread out, long waits add up, together
+        // they overlap. Measured (Kalah(6,4), tiers 0-16 from files, 1 thread, alternating
+        // runs): 128 MiB, medians of 3, 42.4 s together and 38.5 s each at once; 512 MiB 34.1
+        // and 39.6 s against 37.6 and 38.7 s; 4 GiB 40.9, 51.4 and 55.9 s together against
+        // 59.9, 61.0 and 78.9 s each at once.
         let mut children = Children::empty();
         let mut slots = [None; MoveList::CAPACITY];
         let oracle = solver.oracle.as_deref();
         let max = oracle.map_or(0, |o| o.max_seeds());
+        let at_once = solver.table.bytes() <= EARLY_PREFETCH_BYTES;
         children.play(rules, pos, &moves, tt_move, Some(&self.history), |i, step| {
             let seeds = rules.seeds_on_board(&step.next);
             match oracle {
                 Some(oracle) if seeds <= max => oracle.prefetch(&step.next),
                 _ => {
                     let slot = solver.table.slot_with_seeds(rules, &step.next, seeds);
-                    solver.table.prefetch(&slot);
+                    if at_once {
+                        solver.table.prefetch(&slot);
+                    }
                     slots[i] = Some(slot);
                 }
             }
         });
+        if !at_once {
+            for slot in slots[..children.len()].iter().flatten() {
+                solver.table.prefetch(slot);
+            }
+        }
         // Enhanced transposition cutoff (measured: 27% fewer nodes and 25% less time on 7 x 7
         // middle games, whatever the seeds left). With endgame tables, fetching the children's
         // table lines together and not searching the children they value took the analysis of
