@@ -59,12 +59,16 @@ pub(crate) struct Worker<'s, R: Rules> {
     pending: u64,
     history: History,
     stopped: bool,
+    /// Whether the table is small enough that each child's bucket is asked for as soon as
+    /// the child is played ([`EARLY_PREFETCH_BYTES`]); fixed with the table.
+    prefetch_at_play: bool,
 }
 
 impl<'s, R: Rules> Worker<'s, R> {
     /// A worker for `solver`, charging `budget` and stopping when `abort` is raised.
     pub fn new(solver: &'s Solver<R>, budget: &'s Budget<'s>, abort: &'s AtomicBool, shared: bool) -> Self {
-        Worker { solver, budget, abort, shared, visited: 0, pending: 0, history: History::new(), stopped: false }
+        let prefetch_at_play = solver.table.bytes() <= EARLY_PREFETCH_BYTES;
+        Worker { solver, budget, abort, shared, visited: 0, pending: 0, history: History::new(), stopped: false, prefetch_at_play }
     }
 
     /// Whether the worker was stopped: its last result means nothing.
@@ -161,7 +165,7 @@ impl<'s, R: Rules> Worker<'s, R> {
         let mut slots = [None; MoveList::CAPACITY];
         let oracle = solver.oracle.as_deref();
         let max = oracle.map_or(0, |o| o.max_seeds());
-        let at_once = solver.table.bytes() <= EARLY_PREFETCH_BYTES;
+        let at_once = self.prefetch_at_play;
         children.play(rules, pos, &moves, tt_move, Some(&self.history), |i, step| {
             let seeds = rules.seeds_on_board(&step.next);
             match oracle {
@@ -308,7 +312,8 @@ impl<'s, R: Rules> Worker<'s, R> {
         })
     }
 
-    /// The value for the mover of playing `child` (whose table slot is `slot`, if known),
+    /// The value for the mover of playing `child` (whose table slot and stored bounds are
+    /// `known`, if the parent read them),
     /// searched with window `(floor, beta)` under the same contract.
     #[inline]
     fn child_value(&mut self, child: &Child<R::Position>, known: Option<Known>, floor: i32, beta: i32, ply: u32) -> i32 {
