@@ -130,8 +130,26 @@ pub fn rank_u64(leading: &[u8]) -> u64 {
     }
     // The combinatorial number system: a rank whose last bar stands at `bar + parts - 1` is
     // below `C(bar + parts, parts)`. Where that fits 64 bits, no term nor sum wrapped.
-    assert!(BINOMIAL[bar + parts][parts] < 1 << 64, "rank too large for 64 bits");
+    assert!(bar <= FITS_64_BITS[parts] as usize, "rank too large for 64 bits");
     rank
+}
+
+/// `FITS_64_BITS[p]`: the most seeds `s` with `C(s + p, p)` below `2^64` (at most
+/// [`MAX_SEEDS`]), the check of [`rank_u64`] as one small load.
+static FITS_64_BITS: [u16; MAX_PARTS] = fits_64_bits();
+
+const fn fits_64_bits() -> [u16; MAX_PARTS] {
+    let mut most = [0u16; MAX_PARTS];
+    let mut p = 0;
+    while p < MAX_PARTS {
+        let mut s = 0;
+        while s < MAX_SEEDS && BINOMIAL[s + 1 + p][p] < 1 << 64 {
+            s += 1;
+        }
+        most[p] = s as u16;
+        p += 1;
+    }
+    most
 }
 
 /// Writes into `holes` the board of rank `rank` among boards of `seeds` seeds over

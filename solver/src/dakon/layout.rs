@@ -63,6 +63,14 @@ impl Lanes {
     /// Bit `b` set for each non-empty byte `b` of the mover's lane.
     #[inline(always)]
     pub fn nonzero_mask(&self) -> u32 {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE2 is part of every x86_64 processor, and the lanes are 16-byte aligned.
+        unsafe {
+            use std::arch::x86_64::{__m128i, _mm_cmpeq_epi8, _mm_load_si128, _mm_movemask_epi8, _mm_setzero_si128};
+            let lane = _mm_load_si128(self.0.as_ptr() as *const __m128i);
+            !(_mm_movemask_epi8(_mm_cmpeq_epi8(lane, _mm_setzero_si128())) as u32) & 0xffff
+        }
+        #[cfg(not(target_arch = "x86_64"))]
         self.0[..16].iter().enumerate().fold(0, |bits, (b, &seeds)| bits | (((seeds != 0) as u32) << b))
     }
 
@@ -277,6 +285,16 @@ const fn layouts() -> [Layout; MAX_HOLES + 1] {
 /// The sum of the bytes selected by `mask` in one lane (valid while it stays within 255).
 #[inline(always)]
 pub(crate) fn byte_sum(lane: u128, mask: u128) -> u8 {
-    const ONES: u128 = u128::MAX / 255;
-    ((lane & mask).wrapping_mul(ONES) >> 120) as u8
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE2 is part of every x86_64 processor; a `u128` and an `__m128i` are 16 plain bytes.
+    unsafe {
+        use std::arch::x86_64::{__m128i, _mm_sad_epu8, _mm_setzero_si128};
+        let halves: u128 = std::mem::transmute(_mm_sad_epu8(std::mem::transmute::<u128, __m128i>(lane & mask), _mm_setzero_si128()));
+        (halves as u64).wrapping_add((halves >> 64) as u64) as u8
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        const ONES: u128 = u128::MAX / 255;
+        ((lane & mask).wrapping_mul(ONES) >> 120) as u8
+    }
 }

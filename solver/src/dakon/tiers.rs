@@ -2,6 +2,7 @@
 //! seeds, the perfect index of a board among them, and the order in which the table builder
 //! solves one tier.
 
+use super::layout::LAYOUTS;
 use super::{Player, Position, Side};
 use crate::composition;
 
@@ -38,14 +39,28 @@ pub(crate) fn position_at(holes: usize, seeds: u32, index: u64) -> Position {
 
 /// The board at `index + 1` of `pos`'s tier, given `pos`, the board at `index` as
 /// [`position_at`] makes it: the same board, without unranking.
+///
+/// [`composition::next`] on the lanes themselves (a table build steps through every board of
+/// a tier): the first non-empty hole `j` after the mover's hole 0 gives a seed to hole `j - 1`,
+/// which also takes hole 0's seeds (the holes between are empty). Measured (instructions,
+/// `valgrind --tool=callgrind`, building Kalah tiers 0-13 on 6 holes): 170 a board through a
+/// copy of the holes and `composition::next`, 35 this way (the build of those tiers: 8.92 G
+/// instructions before, 7.73 G with this and the cheaper overflow test of
+/// [`composition::rank_u64`]).
 pub(crate) fn position_after(pos: &Position) -> Position {
     let n = pos.holes();
-    let mut holes = [0u8; 32];
-    holes[..16].copy_from_slice(&pos.lane(0).to_le_bytes());
-    holes[n..n + 16].copy_from_slice(&pos.lane(1).to_le_bytes());
-    let stepped = composition::next(&mut holes[..2 * n]);
-    debug_assert!(stepped, "position_after of the last board of its tier");
-    Position::from_sides(&holes[..n], &holes[n..2 * n], [0, 0], Player::Zero)
+    let mut lanes = pos.lanes();
+    // Bytes of the holes after hole 0: the mover's `1..n`, then the opponent's `16..16 + n`.
+    let own = lanes.lane(0) & LAYOUTS[n].row_mask & !0xff;
+    let j =
+        if own != 0 { own.trailing_zeros() as usize / 8 } else { 16 + (lanes.lane(1) & LAYOUTS[n].row_mask).trailing_zeros() as usize / 8 };
+    debug_assert!(j < 16 + n, "position_after of the last board of its tier");
+    let before = if j == 16 { n - 1 } else { j - 1 };
+    let gathered = lanes.take(0);
+    lanes.put(before, gathered + 1);
+    let last = lanes.take(j);
+    lanes.put(j, last - 1);
+    Position::from_lanes(lanes, n, pos.mover())
 }
 
 /// Each seed counted by its distance to its owner's store (`n - r` from hole `r`). A turn that
@@ -93,6 +108,23 @@ mod tests {
                             distance_to_stores(&position_at(holes, seeds, index)),
                             "{holes} holes, tier {seeds}, index {index}"
                         );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_board_after_is_the_board_of_the_next_index() {
+        for holes in 1..=9 {
+            for seeds in [0, 1, 2, 5, 9] {
+                let size = tier_size(holes, seeds).min(20_000);
+                let mut pos = position_at(holes, seeds, 0);
+                for index in 0..size {
+                    assert_eq!(pos, position_at(holes, seeds, index), "{holes} holes, tier {seeds}, index {index}");
+                    assert_eq!(index, super::index(&pos));
+                    if index + 1 < tier_size(holes, seeds) {
+                        pos = position_after(&pos);
                     }
                 }
             }
