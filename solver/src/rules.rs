@@ -111,6 +111,9 @@ pub fn parity_ceil(v: i32, seeds: u32) -> i32 {
     v + ((v ^ seeds as i32) & 1)
 }
 
+/// Positions a run of the default [`Rules::solve_run`].
+pub const SOLVE_RUN: u64 = 1 << 15;
+
 /// A two-player zero-sum sowing game, as the generic search and table builder see it.
 pub trait Rules: Send + Sync {
     /// A position, seen from the player to move.
@@ -154,6 +157,27 @@ pub trait Rules: Send + Sync {
     fn position_after(&self, seeds: u32, index: u64, pos: &Self::Position) -> Self::Position {
         let _ = pos;
         self.position_at(seeds, index + 1)
+    }
+    /// How many runs [`Rules::solve_run`] splits tier `seeds` into: the table builder's units
+    /// of parallel work. The default: runs of [`SOLVE_RUN`] positions in index order.
+    fn solve_runs(&self, seeds: u32) -> u64 {
+        self.tier_size(seeds).div_ceil(SOLVE_RUN)
+    }
+    /// Calls `visit(index, position)` for each position of run `run` (below
+    /// [`Rules::solve_runs`]) of tier `seeds`, in the order the table builder solves them;
+    /// together the runs visit every position of the tier once. A good order keeps the
+    /// successors of consecutive positions near each other in their tiers (the builder reads a
+    /// value at each). The default: positions `SOLVE_RUN * run..` in index order.
+    fn solve_run(&self, seeds: u32, run: u64, visit: &mut dyn FnMut(u64, &Self::Position)) {
+        let first = run * SOLVE_RUN;
+        let end = (first + SOLVE_RUN).min(self.tier_size(seeds));
+        let mut pos = self.position_at(seeds, first);
+        for index in first..end {
+            if index > first {
+                pos = self.position_after(seeds, index - 1, &pos);
+            }
+            visit(index, &pos);
+        }
     }
     /// The order in which the endgame-table builder solves the positions of one tier: for
     /// every legal move of `pos` whose successor has as many seeds on the board as `pos`,

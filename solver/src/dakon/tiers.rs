@@ -63,6 +63,59 @@ pub(crate) fn position_after(pos: &Position) -> Position {
     Position::from_lanes(lanes, n, pos.mover())
 }
 
+/// Mover's rows a run of [`walk_row_run`].
+const RUN_ROWS: usize = 128;
+
+/// The runs of [`walk_row_run`] in tier `seeds`: for each count of seeds `m` in the mover's
+/// row, its rows of `m` seeds in rank order, [`RUN_ROWS`] at a time.
+pub(crate) fn row_runs(holes: usize, seeds: u32) -> u64 {
+    (0..=seeds as usize).map(|m| rows(m, holes).div_ceil(RUN_ROWS as u64)).sum()
+}
+
+fn rows(seeds: usize, holes: usize) -> u64 {
+    u64::try_from(composition::count(seeds, holes)).expect("tier too large to index in 64 bits")
+}
+
+/// Visits, with its index, every board of tier `seeds` whose mover's row is one of the
+/// `run`-th [`RUN_ROWS`] (see [`row_runs`]): for each opponent's row in rank order, each of
+/// those mover's rows in rank order.
+///
+/// The index ranks the opponent's row above the mover's, and a turn shows the board to the
+/// other player: the successors of a board by one move (that ends the turn) hold the mover's
+/// row as it is after that move in the place that orders their tier. Where a walk in index
+/// order reads successors all over the tiers below, this one reads a few blocks of them for
+/// each of its mover's rows, and writes the values of its boards a cache line at a time.
+/// Measured (`dakon tables build --rules kalah --holes 6 --max-seeds 17 --threads 1`,
+/// alternating runs): 15.7 and 15.0 s in index order, 12.2 and 12.9 s so (runs of 8, 32, 512
+/// and 2,048 rows: 14.2, 14.6, 14.1 and 12.6 s in single runs). The files are the same.
+pub(crate) fn walk_row_run(holes: usize, seeds: u32, run: u64, visit: &mut dyn FnMut(u64, &Position)) {
+    let (mut run, mut own_seeds) = (run, 0);
+    while run >= rows(own_seeds, holes).div_ceil(RUN_ROWS as u64) {
+        run -= rows(own_seeds, holes).div_ceil(RUN_ROWS as u64);
+        own_seeds += 1;
+    }
+    debug_assert!(own_seeds <= seeds as usize, "run beyond tier {seeds}");
+    let first = run * RUN_ROWS as u64;
+    let count = (rows(own_seeds, holes) - first).min(RUN_ROWS as u64) as usize;
+    let mut own = [[0u8; 9]; RUN_ROWS];
+    composition::unrank(own_seeds, first as u128, &mut own[0][..holes]);
+    for i in 1..count {
+        own[i] = own[i - 1];
+        composition::next(&mut own[i][..holes]);
+    }
+    let mut other = [0u8; 9];
+    composition::unrank(seeds as usize - own_seeds, 0, &mut other[..holes]);
+    loop {
+        for row in &own[..count] {
+            let pos = Position::from_sides(&row[..holes], &other[..holes], [0, 0], Player::Zero);
+            visit(index(&pos), &pos);
+        }
+        if !composition::next(&mut other[..holes]) {
+            return;
+        }
+    }
+}
+
 /// Each seed counted by its distance to its owner's store (`n - r` from hole `r`). A turn that
 /// stores nothing (in Dakon and Kalah alike) moves seeds forward along the mover's row only,
 /// so it lowers this: the order in which the table builder solves a tier.
@@ -110,6 +163,22 @@ mod tests {
                         );
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn the_row_runs_visit_every_board_of_a_tier_once_with_its_index() {
+        for holes in 1..=5 {
+            for seeds in 0..=9 {
+                let mut seen = vec![false; tier_size(holes, seeds) as usize];
+                for run in 0..row_runs(holes, seeds) {
+                    walk_row_run(holes, seeds, run, &mut |index, pos| {
+                        assert_eq!(*pos, position_at(holes, seeds, index), "{holes} holes, tier {seeds}, run {run}");
+                        assert!(!std::mem::replace(&mut seen[index as usize], true), "{holes} holes, tier {seeds}: {index} twice");
+                    });
+                }
+                assert!(seen.iter().all(|&s| s), "{holes} holes, tier {seeds}: a board never visited");
             }
         }
     }

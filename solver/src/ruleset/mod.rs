@@ -171,6 +171,14 @@ impl Rules for RuleSet {
         dispatch!(self, r => r.position_after(seeds, index, pos))
     }
 
+    fn solve_runs(&self, seeds: u32) -> u64 {
+        dispatch!(self, r => r.solve_runs(seeds))
+    }
+
+    fn solve_run(&self, seeds: u32, run: u64, visit: &mut dyn FnMut(u64, &Position)) {
+        dispatch!(self, r => r.solve_run(seeds, run, visit))
+    }
+
     #[inline]
     fn tier_order(&self, pos: &Position) -> u32 {
         dispatch!(self, r => r.tier_order(pos))

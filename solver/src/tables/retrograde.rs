@@ -32,8 +32,7 @@ use super::residual::{mark, Mark};
 use crate::prefetch::prefetch;
 use crate::rules::{MoveList, Rules, Step};
 
-/// Positions per unit of parallel work (a multiple of 64, so that each bitmap word belongs
-/// to one chunk).
+/// Positions per unit of parallel work of a tier solved in parts ([`SharedTier::solve`]).
 const CHUNK: usize = 1 << 15;
 
 /// Positions whose successors are requested from memory together.
@@ -67,15 +66,28 @@ pub(crate) fn solve_tier<R: Rules>(
     let solved: Vec<AtomicU64> = (0..size.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
     let tier = Tier { rules, seeds, lower, bytes: as_atomic_u8(&mut bytes), marks: as_atomic_u8(&mut marks), solved: &solved };
     let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
-    (0..size.div_ceil(CHUNK)).into_par_iter().try_for_each(|c| {
+    // The rules' runs (see [`Rules::solve_run`]), in parallel.
+    (0..rules.solve_runs(seeds)).into_par_iter().try_for_each(|run| {
         if stopped() {
             return Ok(()); // the tier is dropped anyway
         }
-        let first = c * CHUNK;
-        let len = CHUNK.min(size - first);
-        tier.solve_chunk(first as u64, len)?;
-        progress.inc(len as u64);
-        Ok::<(), TableError>(())
+        let mut batch = Batch::new();
+        let mut failed = None;
+        let mut visited = 0;
+        rules.solve_run(seeds, run, &mut |index, pos| {
+            visited += 1;
+            if failed.is_none() {
+                failed = tier.push(&mut batch, index, pos).err();
+            }
+        });
+        match failed {
+            Some(e) => Err(e),
+            None => {
+                tier.finish(&mut batch)?;
+                progress.inc(visited);
+                Ok::<(), TableError>(())
+            }
+        }
     })?;
     Ok(if stopped() { None } else { Some(SolvedTier { values: bytes, marks }) })
 }
@@ -176,6 +188,19 @@ struct Tier<'a, R: Rules> {
     solved: &'a [AtomicU64],
 }
 
+/// Positions whose successors' lines have been requested, solved together: each with its
+/// index and the end of its moves in `edges`.
+struct Batch<P> {
+    positions: Vec<(u64, P, usize)>,
+    edges: Vec<Edge<P>>,
+}
+
+impl<P> Batch<P> {
+    fn new() -> Self {
+        Batch { positions: Vec::with_capacity(BATCH), edges: Vec::with_capacity(BATCH * MoveList::CAPACITY) }
+    }
+}
+
 /// A move of a position being solved, with where its successor's value lives.
 #[derive(Clone, Copy)]
 struct Edge<P> {
@@ -214,47 +239,54 @@ impl<R: Rules> Tier<'_, R> {
         }
     }
 
-    /// Solves the positions `first..first + len` that are not solved yet, a batch at a time.
-    fn solve_chunk(&self, first: u64, len: usize) -> Result<(), TableError> {
-        self.solve_indices(first..first + len as u64)
-    }
-
     /// Solves the positions `indices` (of this tier) that are not solved yet, a batch at a
     /// time.
     fn solve_indices(&self, indices: impl Iterator<Item = u64>) -> Result<(), TableError> {
-        let mut batch: Vec<(u64, R::Position, usize)> = Vec::with_capacity(BATCH);
-        let mut edges: Vec<Edge<R::Position>> = Vec::with_capacity(BATCH * MoveList::CAPACITY);
-        let mut indices = indices.peekable();
+        let mut batch = Batch::new();
         // The last position made, so that the next index is stepped to, not unranked: solved
         // positions are stepped over too, which costs less than unranking after them.
         let mut previous: Option<(u64, R::Position)> = None;
-        while indices.peek().is_some() {
-            (batch.clear(), edges.clear());
-            for index in indices.by_ref().take(BATCH) {
-                let pos = match &previous {
-                    Some((at, before)) if at + 1 == index => self.rules.position_after(self.seeds, *at, before),
-                    _ => self.rules.position_at(self.seeds, index),
-                };
-                previous = Some((index, pos));
-                if self.is_solved(index) {
-                    continue;
-                }
-                for &mv in self.rules.legal_moves(&pos).as_slice() {
-                    let edge = self.edge(&pos, mv);
-                    self.prefetch(&edge);
-                    edges.push(edge);
-                }
-                batch.push((index, pos, edges.len()));
-            }
-            let mut from = 0;
-            for &(index, pos, to) in &batch {
-                // An earlier position of the batch may have solved this one on its way.
-                if !self.is_solved(index) {
-                    self.evaluate(index, &pos, edges[from..to].iter().copied())?;
-                }
-                from = to;
-            }
+        for index in indices {
+            let pos = match &previous {
+                Some((at, before)) if at + 1 == index => self.rules.position_after(self.seeds, *at, before),
+                _ => self.rules.position_at(self.seeds, index),
+            };
+            previous = Some((index, pos));
+            self.push(&mut batch, index, &pos)?;
         }
+        self.finish(&mut batch)
+    }
+
+    /// Adds position `index` of this tier, `pos`, to `batch` unless it is solved already: its
+    /// successors' lines are requested now, and a full batch is solved.
+    fn push(&self, batch: &mut Batch<R::Position>, index: u64, pos: &R::Position) -> Result<(), TableError> {
+        if self.is_solved(index) {
+            return Ok(());
+        }
+        for &mv in self.rules.legal_moves(pos).as_slice() {
+            let edge = self.edge(pos, mv);
+            self.prefetch(&edge);
+            batch.edges.push(edge);
+        }
+        batch.positions.push((index, *pos, batch.edges.len()));
+        if batch.positions.len() == BATCH {
+            self.finish(batch)?;
+        }
+        Ok(())
+    }
+
+    /// Solves the positions of `batch` and empties it.
+    fn finish(&self, batch: &mut Batch<R::Position>) -> Result<(), TableError> {
+        let mut from = 0;
+        for &(index, pos, to) in &batch.positions {
+            // An earlier position of the batch may have solved this one on its way.
+            if !self.is_solved(index) {
+                self.evaluate(index, &pos, batch.edges[from..to].iter().copied())?;
+            }
+            from = to;
+        }
+        batch.positions.clear();
+        batch.edges.clear();
         Ok(())
     }
 
