@@ -203,9 +203,9 @@ impl Rules for Kalah {
         tiers::row_runs(self.holes(), seeds)
     }
 
-    /// A run a row of the mover (see [`tiers::walk_row_run`]): a Kalah move changes the
-    /// mover's row alone, except for the seeds it sows past the store and a capture, so the
-    /// successors of a run lie in a few small blocks of their tiers.
+    /// Runs of mover's rows (see `dakon::tiers::walk_row_run`): a Kalah move changes the mover's
+    /// row alone, except for the seeds it sows past the store and a capture, so the successors
+    /// of a run lie in a few small blocks of their tiers.
     fn solve_run(&self, seeds: u32, run: u64, visit: &mut dyn FnMut(u64, &Position)) {
         tiers::walk_row_run(self.holes(), seeds, run, visit);
     }
