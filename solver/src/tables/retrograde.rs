@@ -85,14 +85,12 @@ pub(crate) fn solve_tier<R: Rules>(
                 failed = tier.push(&mut batch, index, pos).err();
             }
         });
-        match failed {
-            Some(e) => Err(e),
-            None => {
-                tier.finish(&mut batch)?;
-                progress.inc(visited);
-                Ok::<(), TableError>(())
-            }
+        if let Some(e) = failed {
+            return Err(e);
         }
+        tier.finish(&mut batch)?;
+        progress.inc(visited);
+        Ok(())
     })?;
     Ok(if stopped() { None } else { Some(SolvedTier { values: bytes, marks }) })
 }
