@@ -118,12 +118,8 @@ impl Bracket {
 }
 
 /// A walk's test that took at least this many nodes is near the costly middle: the next test
-/// is a deeper guess, within [`DEEP_ESTIMATE_NODES`]. Measured (nodes, 1 thread, 128 MiB), 2^16
-/// against 2^20: the Kalah(6,4) start with tiers 0-17 66.3 M against 70.1 M (three walk tests
-/// of 0.25 M to 3.2 M nodes fewer before the guess, +8, the value); the six positions of the
-/// walk's measurement above (`analysis_trace`), 20 random 7 x 7 middle games and Kalah(6,3)
-/// the same nodes.
-const WALK_JUMP_NODES: u64 = 1 << 16;
+/// is a deeper guess, within [`DEEP_ESTIMATE_NODES`].
+const WALK_JUMP_NODES: u64 = 1 << 20;
 
 /// How the driver chooses its next test.
 #[derive(Clone, Copy, Debug)]

@@ -7,10 +7,12 @@
 //! first (at most `tier_order` deep). Two threads may meet the same unsolved position and both
 //! solve it; they write the same value.
 //!
-//! Memory is two bytes per position plus one bit: once the bit says the position is solved,
-//! the first byte holds its value and the second its [`Mark`] (what format 2 stores for
-//! it), which the solve finds from the successor values it reads anyway: the file is then
-//! written without a second pass.
+//! Memory is two bytes per position: its value, [`UNSOLVED`] until it is solved, and its
+//! [`Mark`] (what format 2 stores for it), which the solve finds from the successor values
+//! it reads anyway: the file is then written without a second pass. A value byte that says
+//! whether it is set spares a bitmap of solved positions: one line read a successor in the
+//! tier instead of two, and no locked instruction a position (callgrind, building Kalah
+//! tiers 0-13: 7.72 G instructions with the bitmap, 7.56 G without).
 //!
 //! The work is memory-bound: a successor's value is a random access into a tier of up to
 //! hundreds of megabytes. So positions are taken in small batches, and all the cache lines a
@@ -22,7 +24,7 @@
 //! depth first, with batched prefetching and the tiers in huge pages, in 16.0 s; tiers 20, 21
 //! and 22 (84 M, 129 M and 193 M positions) then took 55, 68 and 108 s.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
 use indicatif::ProgressBar;
 use rayon::prelude::*;
@@ -37,6 +39,17 @@ const CHUNK: usize = 1 << 15;
 
 /// Positions whose successors are requested from memory together.
 const BATCH: usize = 8;
+
+/// The value byte of a position not solved yet: -128, which no value takes (a value lies in
+/// `-seeds..=seeds`, and a tier of one-byte values has at most 127 seeds).
+const UNSOLVED: u8 = i8::MIN as u8;
+
+/// `size` value bytes, each [`UNSOLVED`].
+fn unsolved_values(size: usize) -> Vec<u8> {
+    let mut bytes = crate::memory::zeroed_bytes(size);
+    bytes.fill(UNSOLVED);
+    bytes
+}
 
 /// A solved tier: its values (one byte each, two's complement, in index order) and each
 /// position's [`Mark`].
@@ -62,9 +75,8 @@ pub(crate) fn solve_tier<R: Rules>(
 ) -> Result<Option<SolvedTier>, TableError> {
     debug_assert_eq!(lower.len(), seeds as usize);
     let size = checked_tier_size(rules, seeds)?;
-    let (mut bytes, mut marks) = (crate::memory::zeroed_bytes(size), crate::memory::zeroed_bytes(size));
-    let solved: Vec<AtomicU64> = (0..size.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
-    let tier = Tier { rules, seeds, lower, bytes: as_atomic_u8(&mut bytes), marks: as_atomic_u8(&mut marks), solved: &solved };
+    let (mut bytes, mut marks) = (unsolved_values(size), crate::memory::zeroed_bytes(size));
+    let tier = Tier { rules, seeds, lower, bytes: as_atomic_u8(&mut bytes), marks: as_atomic_u8(&mut marks) };
     let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
     // The rules' runs (see [`Rules::solve_run`]), in parallel, each one a unit another thread
     // may take: Kalah's differ in size a thousandfold (its first runs hold most of a tier), and
@@ -114,7 +126,6 @@ pub struct SharedTier<'a, R: Rules> {
     lower: &'a [Vec<u8>],
     bytes: Vec<u8>,
     marks: Vec<u8>,
-    solved: Vec<AtomicU64>,
 }
 
 impl<'a, R: Rules> SharedTier<'a, R> {
@@ -126,9 +137,8 @@ impl<'a, R: Rules> SharedTier<'a, R> {
     pub fn new(rules: &'a R, seeds: u32, lower: &'a [Vec<u8>]) -> Result<Self, TableError> {
         debug_assert_eq!(lower.len(), seeds as usize);
         let size = checked_tier_size(rules, seeds)?;
-        let solved = (0..size.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
-        let (bytes, marks) = (crate::memory::zeroed_bytes(size), crate::memory::zeroed_bytes(size));
-        Ok(SharedTier { rules, seeds, lower, bytes, marks, solved })
+        let (bytes, marks) = (unsolved_values(size), crate::memory::zeroed_bytes(size));
+        Ok(SharedTier { rules, seeds, lower, bytes, marks })
     }
 
     /// Solves the positions `indices` in parallel (on the current rayon pool) and returns
@@ -148,7 +158,6 @@ impl<'a, R: Rules> SharedTier<'a, R> {
             lower: self.lower,
             bytes: as_atomic_u8(&mut self.bytes),
             marks: as_atomic_u8(&mut self.marks),
-            solved: &self.solved,
         };
         indices.par_chunks(CHUNK).try_for_each(|part| tier.solve_indices(part.iter().copied()))?;
         Ok(indices.iter().map(|&i| [self.bytes[i as usize], self.marks[i as usize]]).collect())
@@ -156,19 +165,14 @@ impl<'a, R: Rules> SharedTier<'a, R> {
 
     /// Records `value` and `mark`, found by another process, as those of position `index`.
     pub fn record(&mut self, index: u64, value: u8, mark: u8) {
+        debug_assert_ne!(value, UNSOLVED, "position {index}: not a value");
         self.bytes[index as usize] = value;
         self.marks[index as usize] = mark;
-        *self.solved[(index / 64) as usize].get_mut() |= 1 << (index % 64);
     }
 
     /// Whether every position's value is known.
-    pub fn is_complete(&mut self) -> bool {
-        let full_words = self.bytes.len() / 64;
-        let tail = self.bytes.len() % 64;
-        self.solved.iter_mut().enumerate().all(|(w, bits)| {
-            let want = if w < full_words { u64::MAX } else { (1u64 << tail) - 1 };
-            *bits.get_mut() == want
-        })
+    pub fn is_complete(&self) -> bool {
+        !self.bytes.contains(&UNSOLVED)
     }
 
     /// The whole tier, as [`solve_tier`] gives it.
@@ -183,12 +187,11 @@ struct Tier<'a, R: Rules> {
     seeds: u32,
     /// `lower[j]`: the values of tier `j`.
     lower: &'a [Vec<u8>],
-    /// The value (two's complement) of each solved position of this tier.
+    /// The value (two's complement) of each position of this tier, [`UNSOLVED`] until it is
+    /// solved (written after its mark, with release order).
     bytes: &'a [AtomicU8],
     /// The [`Mark`] of each solved position.
     marks: &'a [AtomicU8],
-    /// Bit `i` set once position `i` is solved (its byte written before, with release order).
-    solved: &'a [AtomicU64],
 }
 
 /// Positions whose successors' lines have been requested, solved together: each with its
@@ -221,14 +224,13 @@ struct Edge {
 impl<R: Rules> Tier<'_, R> {
     #[inline]
     fn is_solved(&self, index: u64) -> bool {
-        self.solved[(index / 64) as usize].load(Ordering::Acquire) & (1 << (index % 64)) != 0
+        self.bytes[index as usize].load(Ordering::Acquire) != UNSOLVED
     }
 
     #[inline]
     fn record(&self, index: u64, value: i8, mark: Mark) {
-        self.bytes[index as usize].store(value as u8, Ordering::Relaxed);
         self.marks[index as usize].store(mark.0, Ordering::Relaxed);
-        self.solved[(index / 64) as usize].fetch_or(1 << (index % 64), Ordering::Release);
+        self.bytes[index as usize].store(value as u8, Ordering::Release);
     }
 
     #[inline]
@@ -242,7 +244,6 @@ impl<R: Rules> Tier<'_, R> {
     #[inline]
     fn prefetch(&self, edge: &Edge) {
         if edge.seeds == self.seeds {
-            prefetch(&self.solved[(edge.index / 64) as usize]);
             prefetch(&self.bytes[edge.index as usize]);
         } else {
             prefetch(&self.lower[edge.seeds as usize][edge.index as usize]);
@@ -332,8 +333,9 @@ impl<R: Rules> Tier<'_, R> {
         if edge.seeds != self.seeds {
             return Ok(self.lower[edge.seeds as usize][edge.index as usize] as i8);
         }
-        if self.is_solved(edge.index) {
-            return Ok(self.bytes[edge.index as usize].load(Ordering::Relaxed) as i8);
+        let value = self.bytes[edge.index as usize].load(Ordering::Acquire);
+        if value != UNSOLVED {
+            return Ok(value as i8);
         }
         let next = self.rules.play(pos, edge.mv).next;
         if self.rules.tier_order(&next) >= self.rules.tier_order(pos) {
