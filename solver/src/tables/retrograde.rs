@@ -231,6 +231,7 @@ impl<R: Rules> Tier<'_, R> {
 
     #[inline]
     fn record(&self, index: u64, value: i8, mark: Mark) {
+        debug_assert_ne!(value as u8, UNSOLVED, "position {index}: a value of -128");
         self.marks[index as usize].store(mark.0, Ordering::Relaxed);
         self.bytes[index as usize].store(value as u8, Ordering::Release);
     }
@@ -377,6 +378,7 @@ mod tests {
                     own[level].push(index);
                 }
                 let mut shared = [SharedTier::new(&rules, seeds, &lower).unwrap(), SharedTier::new(&rules, seeds, &lower).unwrap()];
+                assert!(!shared[0].is_complete(), "{name:?} tier {seeds}: complete before any position is solved");
                 for level in 0..levels[0].len().max(levels[1].len()) {
                     let mine = |p: usize| levels[p].get(level).map_or(&[][..], Vec::as_slice);
                     let solved = [shared[0].solve(mine(0)).unwrap(), shared[1].solve(mine(1)).unwrap()];
