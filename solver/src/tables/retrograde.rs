@@ -224,9 +224,16 @@ struct Edge {
 }
 
 impl<R: Rules> Tier<'_, R> {
+    /// The value of position `index` of this tier, if it is solved.
+    #[inline]
+    fn solved_value(&self, index: u64) -> Option<i8> {
+        let value = self.bytes[index as usize].load(Ordering::Acquire);
+        (value != UNSOLVED).then_some(value as i8)
+    }
+
     #[inline]
     fn is_solved(&self, index: u64) -> bool {
-        self.bytes[index as usize].load(Ordering::Acquire) != UNSOLVED
+        self.solved_value(index).is_some()
     }
 
     #[inline]
@@ -336,9 +343,8 @@ impl<R: Rules> Tier<'_, R> {
         if edge.seeds != self.seeds {
             return Ok(self.lower[edge.seeds as usize][edge.index as usize] as i8);
         }
-        let value = self.bytes[edge.index as usize].load(Ordering::Acquire);
-        if value != UNSOLVED {
-            return Ok(value as i8);
+        if let Some(value) = self.solved_value(edge.index) {
+            return Ok(value);
         }
         let next = self.rules.play(pos, edge.mv).next;
         if self.rules.tier_order(&next) >= self.rules.tier_order(pos) {
