@@ -45,11 +45,8 @@ pub const CHECKER_TIER_LIMIT: u64 = 1 << 21;
 /// boards with `L` seeds number at most [`CHECKER_TIER_LIMIT`] (Dakon: 12 up to 6 holes per
 /// row, 10 for 7, 9 for 8, 8 for 9).
 ///
-/// A larger `L` leaves more to the checker's own minimax: smaller files, slower checks. On
-/// random middle games (13 to 30 seeds left, 30 per board size) each step of `L` makes files
-/// about 20% smaller and the check about twice as long; at `L` = 12 a 9-hole middle game took
-/// 13 s to check (36 KB in all for 30 games), at this rule's `L` = 8 0.24 s (95 KB), and every
-/// board size stays near or under 0.3 s a position.
+/// A larger `L` leaves more to the checker's own minimax: smaller files, slower checks; this
+/// rule keeps every board size's check near or under 0.3 s a position.
 ///
 /// ```
 /// use dakon_solver::certificate::default_small_seeds;

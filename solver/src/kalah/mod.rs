@@ -121,8 +121,8 @@ impl Kalah {
 
 /// The mover's non-empty holes, the one nearest the store first: the order the search keeps
 /// among moves it cannot tell apart. In Kalah the hole nearest the store is the one to empty
-/// first, since it cannot spoil the extra moves of the holes behind it (measured: the 6 x 3
-/// start takes 20 times fewer nodes than in sowing order, 2.6 M instead of 51 M).
+/// first, since it cannot spoil the extra moves of the holes behind it (the 6 x 3 start takes
+/// 20 times fewer nodes than in sowing order).
 #[inline]
 fn nearest_store_first(pos: &Position) -> MoveList {
     let mut list = MoveList::new();

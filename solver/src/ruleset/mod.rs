@@ -3,8 +3,8 @@
 //! happened, whether the game is over, its final result), so that the commands need not be
 //! generic.
 //!
-//! The dispatch is one predictable branch per call; measured against the concrete rule sets
-//! on single-thread solves it costs little (see `README.md`, "Kalah").
+//! The dispatch is one predictable branch per call, which costs little against the concrete
+//! rule sets on single-thread solves.
 //!
 //! ```
 //! use dakon_solver::dakon::Position;

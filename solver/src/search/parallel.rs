@@ -11,10 +11,8 @@
 //! search that runs alone use all of them, and one of several only its own thread. A helper
 //! is only started when a pool thread is free, so a test never waits for another search's.
 //!
-//! Measured on 5 random 7 x 7 middle games: 2 threads visit 6% more nodes in all than 1
-//! thread, split evenly between them, so on two free cores a solve takes about 0.53 times as
-//! long (the shared 2-core machine of this project gave noisy wall-clock times; rerun
-//! `scripts/bench-solve` on a quiet one).
+//! Two threads visit only a few per cent more nodes in all than one, split evenly between
+//! them, so a second free core nearly halves a solve (`docs/benchmarks/code-notes.md`).
 
 use std::hash::Hash;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};

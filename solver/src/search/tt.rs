@@ -29,17 +29,12 @@
 //! What can be lost is only work: a store dropped (bounds that do not fit an entry, a wide
 //! bucket held by another writer) or an entry displaced.
 //!
-//! Measured (Kalah(6,4) start, 1 thread, `--no-tables`, the shared 2-core machine under load
-//! 7 to 25): at `--tt-mb 128` the old table (three 21-byte entries a bucket) needed 649.8 M
-//! nodes and 190 CPU s, this one 280.6 M nodes and 108 CPU s; at 256 MiB 187.7 M nodes, at
-//! 1 GiB 137.1 M (the old one 147.4 M). The price is the short code: the whole slot cost
-//! 486 instructions a node (callgrind, Kalah(6,3), 16 MiB: a node computes the slots of all
-//! its children for the enhanced transposition cutoff) where the old key cost 61. Since the
-//! parent hands each child the slot it computed ([`Table::slot_with_seeds`], the seeds it
-//! counted too) and the key is read once a slot: 269 a node, the whole search 1,901 instead
-//! of 2,198, the nodes unchanged. A one-round Feistel split in place of the mix saved 40
-//! more but cost 47 % more nodes at 128 MiB on Kalah(6,4) (413 M against 280.6 M), so the
-//! mix stays.
+//! The compact layout needs far fewer nodes than the old one of three 21-byte entries a
+//! bucket, because eight entries share a cache line. Its price is the short code, so a parent
+//! hands each child the slot it computed ([`Table::slot_with_seeds`], the seeds it counted
+//! too) and the key is read once a slot; a cheaper scrambling (a one-round Feistel split) lost
+//! more in nodes than it saved in instructions. The figures are in
+//! `docs/benchmarks/code-notes.md`.
 
 mod code;
 mod compact;

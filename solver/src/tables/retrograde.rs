@@ -11,20 +11,17 @@
 //! [`Mark`] (what format 2 stores for it), which the solve finds from the successor values
 //! it reads anyway: the file is then written without a second pass. A value byte that says
 //! whether it is set spares a bitmap of solved positions: one line read a successor in the
-//! tier instead of two, and no locked instruction a position (callgrind, building Kalah
-//! tiers 0-13: 7.72 G instructions with the bitmap, 7.56 G without).
+//! tier instead of two, and no locked instruction a position.
 //!
 //! Walked in index order, the work is memory-bound: a successor's value is a random access
 //! into a tier of up to hundreds of megabytes. So positions are taken in small batches, and
 //! all the cache lines a batch's successors need are requested before any is read. Walked in
 //! the runs Kalah gives (successors in a few blocks of their tiers), it is bound by its
-//! instructions instead: 4, 8 or 16 positions a batch build Kalah tiers 0-16 in the same time.
+//! instructions instead, and the batch size hardly matters.
 //!
-//! Measured on the project's 2-core AMD EPYC, `dakon tables build --rules kalah --holes 6
-//! --max-seeds 18 --threads 2`: solving level by level (each chunk rescanned once per
-//! `tier_order` level, a barrier between levels) built tier 18 (34.6 M positions) in 25.4 s;
-//! depth first, with batched prefetching and the tiers in huge pages, in 16.0 s; tiers 20, 21
-//! and 22 (84 M, 129 M and 193 M positions) then took 55, 68 and 108 s.
+//! Depth first, with batched prefetching and the tiers in huge pages, builds a tier much
+//! faster than solving it level by level of `tier_order` with a barrier between levels
+//! (`docs/benchmarks/code-notes.md`).
 
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
@@ -82,9 +79,7 @@ pub(crate) fn solve_tier<R: Rules>(
     let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
     // The rules' runs (see [`Rules::solve_run`]), in parallel, each one a unit another thread
     // may take: Kalah's differ in size a thousandfold (its first runs hold most of a tier), and
-    // halving the range of runs left them to one thread (`dakon tables build --rules kalah
-    // --holes 6 --max-seeds 17 --threads 2`: 11.4 and 12.6 s so, 6.9 and 7.5 s run by run,
-    // 8.0 and 8.7 s in index order).
+    // halving the range of runs left them to one thread.
     (0..rules.solve_runs(seeds) as usize).into_par_iter().with_max_len(1).try_for_each(|run| {
         let run = run as u64;
         if stopped() {
@@ -210,10 +205,8 @@ impl<P> Batch<P> {
 }
 
 /// A move of a position being solved, what it earns and where its successor's value lives:
-/// not the successor itself, which is made again when it must be solved first. Measured
-/// (`dakon tables build --rules kalah --holes 6 --max-seeds 16 --threads 1`, alternating
-/// runs): 6.18, 5.63 and 5.86 s with the successor in each edge (80 bytes), 4.99, 4.89 and
-/// 5.15 s so (16 bytes), though 2 % more instructions.
+/// not the successor itself, which is made again when it must be solved first: a 16-byte
+/// edge keeps a batch in the cache, which saves more time than remaking a few successors costs.
 #[derive(Clone, Copy)]
 struct Edge {
     index: u64,

@@ -10,7 +10,7 @@
 //! which a few million nodes solve (the default 1152 MiB: 256 MiB for each board of 6 to 9
 //! holes, 16 MiB below, where an even split gave each 128 MiB). On the hardest early 7 x 7
 //! analyses a table of 256 MiB instead of 128 MiB saves a fifth of the nodes (see the
-//! README's "The results database and the page, tested and measured").
+//! serve page of `docs/benchmarks/`).
 
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;

@@ -15,12 +15,8 @@
 //! bits (the bucket) are spread over the table while the whole number, hence the board, is
 //! still determined by bucket and tag.
 //!
-//! Measured (instructions, `valgrind --tool=callgrind`, Kalah(6,3) start, 16 MiB, 1 thread):
-//! the ranked code alone for every board cost 2,711 instructions a node against 1,746 with
-//! the whole key (composition rank alone: 360 a node, every node computing the codes of its
-//! children for the enhanced transposition cutoff); with nibbles first 2,198 a node, of which
-//! the slots (code, bucket, tag) 486, against 61 for the old table's key (269 since each slot
-//! is computed once, see `tt.rs`).
+//! Nibbles come first because they are much cheaper than ranking and serve nearly every board
+//! a search visits; the instruction counts are in `docs/benchmarks/code-notes.md`.
 
 use crate::rules::Rules;
 
