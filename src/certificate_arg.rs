@@ -9,8 +9,8 @@ use std::time::Instant;
 use clap::Args;
 use dakon_solver::certificate::{default_small_seeds, extract_with_turn, Claim, ExtractError, MAX_SMALL_SEEDS};
 use dakon_solver::dakon::Position;
-use dakon_solver::rules::Rules;
 use dakon_solver::search::{Limits, Solver};
+use dakon_solver::solvable::Solvable;
 use serde::{Deserialize, Serialize};
 
 use crate::cli_error::CliError;
@@ -210,7 +210,7 @@ pub fn write_certificate<R>(
     path: &Path,
 ) -> Result<Written, CliError>
 where
-    R: Rules<Position = Position>,
+    R: Solvable<Position = Position>,
 {
     write_certificate_until(solver, root, claim, turn, options, path, interrupt_flag())
 }
@@ -230,7 +230,7 @@ pub fn write_certificate_until<R>(
     stop: Arc<AtomicBool>,
 ) -> Result<Written, CliError>
 where
-    R: Rules<Position = Position>,
+    R: Solvable<Position = Position>,
 {
     let started = Instant::now();
     let spinner = Spinner::with_ctrl_c(&format!("writing the certificate {}", path.display()), "stops it, writing nothing");

@@ -10,6 +10,7 @@ use dakon_solver::search::{Config, Limits, Solver};
 use dakon_solver::tables::{
     build_tiers, probe_file, tier_path, BuildOptions, BuildReport, CompactTier, TableError, TableFile, TierValues, EXTENSION,
 };
+use dakon_solver::tier_layout::TierLayout;
 
 use crate::cli_error::CliError;
 use crate::cluster::Cluster;

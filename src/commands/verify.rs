@@ -16,7 +16,6 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use dakon_solver::dakon::{Position, MAX_HOLES, MAX_SEEDS};
-use dakon_solver::rules::Rules;
 use dakon_solver::ruleset::RuleSet;
 use dakon_solver::search::{Config, Progress, Solver};
 use dakon_solver::tables::{build_tiers, BuildOptions};
@@ -32,6 +31,7 @@ use crate::search_args::{interrupt_flag, SearchArgs};
 use crate::table_memory;
 use crate::tables_arg::{ProbeArgs, TablesArgs};
 use dakon_solver::search::Limits;
+use dakon_solver::tier_layout::TierLayout;
 
 /// Decide the opening of each board with the first player (player 0) to move: the value (final
 /// store difference, first player minus second) or proven bounds, the verdict, and the best

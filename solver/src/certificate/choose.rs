@@ -7,8 +7,9 @@ use std::sync::atomic::Ordering;
 use super::walk::Half;
 use super::{Board, ExtractError};
 use crate::dakon::Position;
-use crate::rules::{Rules, Step};
+use crate::rules::Step;
 use crate::search::{Limits, Solver};
+use crate::solvable::Solvable;
 
 /// The move chosen for a board and the highest need it was proven to meet there.
 #[derive(Clone, Copy, Debug)]
@@ -20,7 +21,7 @@ pub(super) struct Choice {
 }
 
 /// Chooses the owner's moves of one half, proving each with the solver's null-window test.
-pub(super) struct Chooser<'a, R: Rules<Position = Position>> {
+pub(super) struct Chooser<'a, R: Solvable<Position = Position>> {
     solver: &'a Solver<R>,
     limits: &'a Limits,
     half: Half,
@@ -51,7 +52,7 @@ const LOOKAHEAD: u32 = 4;
 /// The budget of a move's first test in [`Chooser::choose`], in positions.
 const QUICK_NODES: u64 = 10_000;
 
-impl<'a, R: Rules<Position = Position>> Chooser<'a, R> {
+impl<'a, R: Solvable<Position = Position>> Chooser<'a, R> {
     /// A chooser for `half` (`name` is `"lower"` or `"upper"`, for errors).
     pub fn new(solver: &'a Solver<R>, limits: &'a Limits, half: Half, name: &'static str) -> Self {
         Chooser { solver, limits, half, name, choices: HashMap::new(), tests: 0, nodes: 0 }

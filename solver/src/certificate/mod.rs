@@ -13,7 +13,7 @@
 //! - [`Certificate::to_bytes`] and [`Certificate::write`]: the file.
 //!
 //! The extraction needs the absolute board and hole numbers, so it serves every rule set on
-//! the board of [`Position`] (`R: Rules<Position = Position>`); the rules' name goes into the
+//! the board of [`Position`] (`R: TierLayout<Position = Position>`); the rules' name goes into the
 //! header.
 
 mod board;
@@ -35,7 +35,7 @@ pub use strategy::Strategy;
 
 use crate::atomic_file::{write_atomically, WriteFailure};
 use crate::dakon::Position;
-use crate::rules::Rules;
+use crate::tier_layout::TierLayout;
 
 /// The number of boards with `L` seeds above which [`default_small_seeds`] takes a smaller
 /// `L`.
@@ -54,7 +54,7 @@ pub const CHECKER_TIER_LIMIT: u64 = 1 << 21;
 /// let l: Vec<u8> = (1..=9).map(|n| default_small_seeds(&Dakon::new(n).unwrap())).collect();
 /// assert_eq!(l, [12, 12, 12, 12, 12, 12, 10, 9, 8]);
 /// ```
-pub fn default_small_seeds<R: Rules>(rules: &R) -> u8 {
+pub fn default_small_seeds<R: TierLayout>(rules: &R) -> u8 {
     (0..=MAX_SMALL_SEEDS).take_while(|&seeds| rules.tier_size(seeds as u32) <= CHECKER_TIER_LIMIT).last().unwrap_or(0)
 }
 

@@ -26,7 +26,8 @@ use super::budget::{Budget, CHECK_EVERY};
 use super::ordering::{Child, Children, History};
 use super::tt::{Bounds, Slot};
 use super::Solver;
-use crate::rules::{parity_ceil, parity_floor, MoveList, Rules};
+use crate::rules::{parity_ceil, parity_floor, MoveList};
+use crate::solvable::Solvable;
 
 /// Deferral of moves another worker is busy with applies to nodes this close to the root:
 /// deeper, two threads visit more nodes in all than with this cut-off.
@@ -46,7 +47,7 @@ struct Known {
 const EARLY_PREFETCH_BYTES: usize = 1 << 30;
 
 /// One thread's search state.
-pub(crate) struct Worker<'s, R: Rules> {
+pub(crate) struct Worker<'s, R: Solvable> {
     solver: &'s Solver<R>,
     budget: &'s Budget<'s>,
     abort: &'s AtomicBool,
@@ -63,7 +64,7 @@ pub(crate) struct Worker<'s, R: Rules> {
     prefetch_at_play: bool,
 }
 
-impl<'s, R: Rules> Worker<'s, R> {
+impl<'s, R: Solvable> Worker<'s, R> {
     /// A worker for `solver`, charging `budget` and stopping when `abort` is raised.
     pub fn new(solver: &'s Solver<R>, budget: &'s Budget<'s>, abort: &'s AtomicBool, shared: bool) -> Self {
         let prefetch_at_play = solver.table.bytes() <= EARLY_PREFETCH_BYTES;

@@ -51,7 +51,8 @@ use super::budget::Budget;
 use super::estimate::{estimate, DEEP_ESTIMATE_NODES, ESTIMATE_NODES};
 use super::parallel::null_window;
 use super::{Progress, Solver};
-use crate::rules::{parity_ceil, parity_floor, Rules};
+use crate::rules::{parity_ceil, parity_floor};
+use crate::solvable::Solvable;
 
 /// While galloping, the test after this many failed ones asks whether the lower bound is the
 /// value (see the module documentation).
@@ -133,7 +134,7 @@ impl Narrowing {
     /// until `budget` runs out. `observer` hears of every test as it ends.
     ///
     /// Returns the bracket: proven bounds, within those it had before.
-    pub fn run<R: Rules>(
+    pub fn run<R: Solvable>(
         &mut self,
         solver: &Solver<R>,
         pos: &R::Position,
@@ -202,7 +203,7 @@ struct Answer {
 
 /// Narrows `bracket` (proven bounds of the future gain of `pos`) with a first test of "at
 /// least `first`", then as [`Narrowing::run`] does, until exact or until the budget runs out.
-pub(crate) fn narrow<R: Rules>(
+pub(crate) fn narrow<R: Solvable>(
     solver: &Solver<R>,
     pos: &R::Position,
     bracket: Bracket,

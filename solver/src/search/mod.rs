@@ -68,7 +68,7 @@ use std::time::Duration;
 
 use crate::opening::{best_turn, TurnLimits};
 use crate::oracle::Oracle;
-use crate::rules::Rules;
+use crate::solvable::Solvable;
 pub use analysis::MoveAnalysis;
 use budget::Budget;
 use driver::{narrow, Bracket};
@@ -191,7 +191,7 @@ pub struct MoveValue {
 ///
 /// It is `Sync`: several threads may call [`Solver::solve`], [`Solver::at_least`] and
 /// [`Solver::analyse_moves`] on one solver at once; they share (and profit from) its table.
-pub struct Solver<R: Rules> {
+pub struct Solver<R: Solvable> {
     rules: R,
     oracle: Option<Arc<dyn Oracle<R>>>,
     table: Table<R>,
@@ -202,7 +202,7 @@ pub struct Solver<R: Rules> {
     helpers: Helpers,
 }
 
-impl<R: Rules> Solver<R> {
+impl<R: Solvable> Solver<R> {
     /// A solver with its own transposition table of `config.tt_bytes`, searching with
     /// `config.threads` threads, asking `oracle` first at positions it covers.
     ///

@@ -22,7 +22,7 @@ use super::alphabeta::Worker;
 use super::budget::Budget;
 use super::tt::hash;
 use super::Solver;
-use crate::rules::Rules;
+use crate::solvable::Solvable;
 
 /// The positions some worker is searching right now, by hash. Only a hint for scheduling: a
 /// collision or a lost update merely changes the order in which moves are searched.
@@ -102,7 +102,7 @@ impl Helpers {
 /// Whether the future gain of `pos` is at least `target`: the null-window search
 /// `(target - 1, target)` on the calling thread and the helpers it may take. Returns the fail-soft value (`>= target`
 /// with the move that proved it, or `< target`), or `None` if the budget ran out first.
-pub(crate) fn null_window<R: Rules>(solver: &Solver<R>, pos: &R::Position, target: i32, budget: &Budget) -> Option<(i32, Option<u8>)> {
+pub(crate) fn null_window<R: Solvable>(solver: &Solver<R>, pos: &R::Position, target: i32, budget: &Budget) -> Option<(i32, Option<u8>)> {
     if !budget.charge(0) {
         return None;
     }

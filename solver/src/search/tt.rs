@@ -42,7 +42,8 @@ mod wide;
 
 use std::marker::PhantomData;
 
-use crate::rules::Rules;
+use crate::tier_layout::TierLayout;
+use crate::transposition_key::TranspositionKey;
 use code::ShortCode;
 use compact::Compact;
 pub(crate) use wide::hash;
@@ -88,7 +89,7 @@ pub(crate) struct Table<R> {
 /// The wide table beside a compact one is this fraction of it.
 const OVERFLOW_SHARE: usize = 16;
 
-impl<R: Rules> Table<R> {
+impl<R: TranspositionKey + TierLayout> Table<R> {
     /// A table of at most `bytes` bytes (a power of two 64-byte buckets) for the boards of
     /// `rules`, plus, in the compact layout, a wide table of a sixteenth of that for boards
     /// above the short code's ceiling (mapped only as it is used: unused, it costs nothing).
@@ -190,6 +191,7 @@ mod tests {
     use super::*;
     use crate::dakon::Position;
     use crate::kalah::{CaptureRule, Kalah};
+    use crate::rules::Rules;
 
     /// Bounds that differ from board to board: what a board's own entry must answer.
     fn bounds_of(rules: &Kalah, pos: &Position) -> Bounds {

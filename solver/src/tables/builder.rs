@@ -12,7 +12,7 @@ use super::file::{write_solved, TableFile};
 use super::name::tier_path;
 use super::reader::TableSet;
 use super::retrograde::{solve_tier, SolvedTier};
-use crate::rules::Rules;
+use crate::build_schedule::BuildSchedule;
 
 /// How to build.
 #[derive(Clone, Debug)]
@@ -94,7 +94,7 @@ impl BuildReport {
 /// # Errors
 /// [`TableError`] if the directory or a file cannot be written, a present file is damaged or
 /// belongs to other rules, or a tier is beyond what the format holds (127 seeds).
-pub fn build_tiers<R: Rules>(rules: &R, dir: &Path, max_seeds: u32, options: &BuildOptions) -> Result<BuildReport, TableError> {
+pub fn build_tiers<R: BuildSchedule>(rules: &R, dir: &Path, max_seeds: u32, options: &BuildOptions) -> Result<BuildReport, TableError> {
     let pool = worker_pool(options.threads, dir)?;
     build_tiers_with(rules, dir, max_seeds, options, &mut InThisProcess(&pool))
 }
@@ -111,7 +111,7 @@ pub fn worker_pool(threads: usize, dir: &Path) -> Result<rayon::ThreadPool, Tabl
 }
 
 /// One tier to solve, as a build hands it to its [`TierSolver`].
-pub struct TierTask<'a, R: Rules> {
+pub struct TierTask<'a, R: BuildSchedule> {
     /// The rules.
     pub rules: &'a R,
     /// The tier: seeds on the board.
@@ -126,7 +126,7 @@ pub struct TierTask<'a, R: Rules> {
 
 /// How a build solves the tiers it lacks: [`build_tiers`] solves each in this process; a
 /// build shared among processes (`dakon-mpi`) solves a part of each and exchanges the rest.
-pub trait TierSolver<R: Rules> {
+pub trait TierSolver<R: BuildSchedule> {
     /// Solves `task`'s tier: every value and what the file stores of each position
     /// ([`SolvedTier`]), or `Ok(None)` if `task.stop` was raised first.
     ///
@@ -148,7 +148,7 @@ pub trait TierSolver<R: Rules> {
 /// Every tier solved by this process alone, on its pool.
 struct InThisProcess<'p>(&'p rayon::ThreadPool);
 
-impl<R: Rules> TierSolver<R> for InThisProcess<'_> {
+impl<R: BuildSchedule> TierSolver<R> for InThisProcess<'_> {
     fn solve(&mut self, task: &TierTask<'_, R>) -> Result<Option<SolvedTier>, TableError> {
         self.0.install(|| solve_tier(task.rules, task.seeds, task.lower, task.stop, task.progress))
     }
@@ -165,7 +165,7 @@ impl<R: Rules> TierSolver<R> for InThisProcess<'_> {
 ///
 /// # Errors
 /// As [`build_tiers`], and whatever `solver` returns.
-pub fn build_tiers_with<R: Rules>(
+pub fn build_tiers_with<R: BuildSchedule>(
     rules: &R,
     dir: &Path,
     max_seeds: u32,
@@ -184,7 +184,7 @@ pub fn build_tiers_with<R: Rules>(
 /// # Errors
 /// As [`build_tiers`], and [`TableError::Corrupt`] if a present tier holds a value the
 /// in-memory tier cannot hold.
-pub fn build_and_load<R: Rules + Clone + 'static>(
+pub fn build_and_load<R: BuildSchedule + Clone + 'static>(
     rules: &R,
     dir: &Path,
     max_seeds: u32,
@@ -201,7 +201,7 @@ pub fn build_and_load<R: Rules + Clone + 'static>(
 
 /// [`build_tiers_with`], returning with the report the values of the tiers a higher one
 /// needed, or of every tier with `keep_all`.
-fn build_keeping<R: Rules>(
+fn build_keeping<R: BuildSchedule>(
     rules: &R,
     dir: &Path,
     max_seeds: u32,

@@ -12,7 +12,8 @@
 //! [`BATCH`] at a time and every value a batch needs is requested before any is read.
 
 use super::compact::TierValues;
-use crate::rules::{MoveList, Rules};
+use crate::rules::MoveList;
+use crate::tier_layout::TierLayout;
 
 /// Positions whose lower-tier successors are requested from memory together.
 const BATCH: usize = 8;
@@ -41,7 +42,7 @@ struct Leave {
 ///
 /// # Errors
 /// The first error of `each`.
-pub(crate) fn for_each_prediction<R: Rules, T: TierValues, E>(
+pub(crate) fn for_each_prediction<R: TierLayout, T: TierValues, E>(
     rules: &R,
     seeds: u32,
     first: u64,

@@ -30,8 +30,9 @@ use rayon::prelude::*;
 
 use super::error::TableError;
 use super::residual::{mark, Mark};
+use crate::build_schedule::BuildSchedule;
 use crate::prefetch::prefetch;
-use crate::rules::{MoveList, Rules};
+use crate::rules::MoveList;
 
 /// Positions per unit of parallel work of a tier solved in parts ([`SharedTier::solve`]).
 const CHUNK: usize = 1 << 15;
@@ -65,7 +66,7 @@ pub struct SolvedTier {
 /// # Errors
 /// [`TableError::Unsupported`] if the tier is too large for one-byte values, and
 /// [`TableError::Order`] if the rules break the [`Rules::tier_order`] contract.
-pub(crate) fn solve_tier<R: Rules>(
+pub(crate) fn solve_tier<R: BuildSchedule>(
     rules: &R,
     seeds: u32,
     lower: &[Vec<u8>],
@@ -105,7 +106,7 @@ pub(crate) fn solve_tier<R: Rules>(
 }
 
 /// The positions of tier `seeds`, if values of one byte hold them and memory can address them.
-fn checked_tier_size<R: Rules>(rules: &R, seeds: u32) -> Result<usize, TableError> {
+fn checked_tier_size<R: BuildSchedule>(rules: &R, seeds: u32) -> Result<usize, TableError> {
     if seeds > i8::MAX as u32 {
         return Err(TableError::Unsupported { seeds, detail: format!("values need more than one byte above {} seeds", i8::MAX) });
     }
@@ -117,7 +118,7 @@ fn checked_tier_size<R: Rules>(rules: &R, seeds: u32) -> Result<usize, TableErro
 /// the values and marks the others found before it starts the next level. It holds the
 /// tier's values, their marks (so that the file is written without a second pass, as for
 /// [`solve_tier`]) and which of them are known.
-pub struct SharedTier<'a, R: Rules> {
+pub struct SharedTier<'a, R: BuildSchedule> {
     rules: &'a R,
     seeds: u32,
     lower: &'a [Vec<u8>],
@@ -125,7 +126,7 @@ pub struct SharedTier<'a, R: Rules> {
     marks: Vec<u8>,
 }
 
-impl<'a, R: Rules> SharedTier<'a, R> {
+impl<'a, R: BuildSchedule> SharedTier<'a, R> {
     /// An empty tier `seeds` over the solved lower tiers (`lower[j]` holds tier `j`, for
     /// every `j < seeds`).
     ///
@@ -179,7 +180,7 @@ impl<'a, R: Rules> SharedTier<'a, R> {
 }
 
 /// The tier being solved and the lower ones, shared by the worker threads.
-struct Tier<'a, R: Rules> {
+struct Tier<'a, R: BuildSchedule> {
     rules: &'a R,
     seeds: u32,
     /// `lower[j]`: the values of tier `j`.
@@ -216,7 +217,7 @@ struct Edge {
     same_mover: bool,
 }
 
-impl<R: Rules> Tier<'_, R> {
+impl<R: BuildSchedule> Tier<'_, R> {
     /// The value of position `index` of this tier, if it is solved.
     #[inline]
     fn solved_value(&self, index: u64) -> Option<i8> {
@@ -357,6 +358,7 @@ fn as_atomic_u8(bytes: &mut [u8]) -> &[AtomicU8] {
 mod tests {
     use super::*;
     use crate::ruleset::{RuleSet, RulesName};
+    use crate::tier_layout::TierLayout;
 
     /// A tier shared by two processes as `dakon-mpi` shares it (each solves its positions of a
     /// level, then records the other's values and marks) ends with the values and marks that

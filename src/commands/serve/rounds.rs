@@ -15,8 +15,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use dakon_solver::rules::Rules;
 use dakon_solver::search::{Limits, MoveValue, Solution, Solver};
+use dakon_solver::solvable::Solvable;
 
 use crate::results_db::Prior;
 
@@ -34,7 +34,7 @@ pub struct Valued {
 /// move is exact) and until `stop` is raised, starting from the bounds in `prior`.
 ///
 /// Returns bounds within `prior`'s for the position and for every move it names.
-pub fn value_every_move<R: Rules>(
+pub fn value_every_move<R: Solvable>(
     solver: &Solver<R>,
     pos: &R::Position,
     time: Option<Duration>,
