@@ -192,7 +192,7 @@ impl<R: BuildSchedule> TierSolver<R> for SharedBuild<'_> {
             self.sent_bytes += total;
             self.received_bytes += total * (self.cluster.size() as u64 - 1);
             self.rounds += 1;
-            progress.inc(headers.iter().map(|h| h.positions).sum());
+            progress.solved(headers.iter().map(|h| h.positions).sum());
         }
         if !tier.is_complete() {
             return Err(TableError::Shared { seeds, detail: "positions were left unsolved after the last level".into() });

@@ -90,7 +90,7 @@
 //! - [`certificate`]: proof certificates, files that an independent checker reads to confirm a
 //!   value without trusting this crate.
 //! - [`atomic_file`]: writing a file whole or not at all.
-//! - [`table_budget`]: the transposition table memory a board size needs at most.
+//! - [`tt_budget`]: the transposition table memory a board size needs at most.
 
 pub mod atomic_file;
 pub mod build_schedule;
@@ -107,7 +107,7 @@ pub mod rules;
 pub mod ruleset;
 pub mod search;
 pub mod solvable;
-pub mod table_budget;
 pub mod tables;
 pub mod tier_layout;
 pub mod transposition_key;
+pub mod tt_budget;

@@ -60,12 +60,6 @@ impl MoveList {
         &self.moves[..self.len as usize]
     }
 
-    /// The moves as a mutable slice (for reordering).
-    #[inline]
-    pub fn as_mut_slice(&mut self) -> &mut [u8] {
-        &mut self.moves[..self.len as usize]
-    }
-
     /// How many moves there are.
     #[inline]
     pub fn len(&self) -> usize {

@@ -1,12 +1,12 @@
 //! Building the tiers `0..=K` of a rule set into a directory, resuming from what is there.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressStyle};
-
+use super::build_progress::{BuildProgress, NoProgress};
+use super::build_report::{BuildReport, TierReport};
 use super::error::TableError;
 use super::file::{write_solved, TableFile};
 use super::name::tier_path;
@@ -15,60 +15,31 @@ use super::retrograde::{solve_tier, SolvedTier};
 use crate::build_schedule::BuildSchedule;
 
 /// How to build.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct BuildOptions {
     /// Worker threads (at least 1).
     pub threads: usize,
-    /// Show a progress bar per tier on stderr.
-    pub progress: bool,
+    /// Told how each missing tier's build goes (`None`: nobody is told).
+    pub progress: Option<Arc<dyn BuildProgress>>,
     /// Raised from outside (Ctrl-C) to stop: the tier in progress is dropped, finished tiers
     /// stay on disk.
     pub stop: Option<Arc<AtomicBool>>,
 }
 
 impl Default for BuildOptions {
-    /// All cores, no progress bars, no stop flag.
+    /// All cores, no progress, no stop flag.
     fn default() -> Self {
-        BuildOptions { threads: std::thread::available_parallelism().map_or(1, |n| n.get()), progress: false, stop: None }
+        BuildOptions { threads: std::thread::available_parallelism().map_or(1, |n| n.get()), progress: None, stop: None }
     }
 }
 
-/// One tier in a [`BuildReport`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct TierReport {
-    /// Seeds on the board.
-    pub seeds: u32,
-    /// Its file.
-    pub path: PathBuf,
-    /// Positions in the tier.
-    pub entries: u64,
-    /// Size of the file in bytes.
-    pub bytes: u64,
-    /// Whether this run built it (`false`: it was already there).
-    pub built: bool,
-    /// Time spent building it (zero when it was already there).
-    pub elapsed: Duration,
-}
-
-/// What [`build_tiers`] did.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct BuildReport {
-    /// Every finished tier, built now or found, in increasing order.
-    pub tiers: Vec<TierReport>,
-    /// Whether the stop flag ended the build before the last tier (the tier in progress was
-    /// dropped; running the build again resumes there).
-    pub interrupted: bool,
-}
-
-impl BuildReport {
-    /// Positions solved by this run.
-    pub fn built_entries(&self) -> u64 {
-        self.tiers.iter().filter(|t| t.built).map(|t| t.entries).sum()
-    }
-
-    /// Time spent building by this run.
-    pub fn built_time(&self) -> Duration {
-        self.tiers.iter().map(|t| t.elapsed).sum()
+impl std::fmt::Debug for BuildOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BuildOptions")
+            .field("threads", &self.threads)
+            .field("progress", &self.progress.is_some())
+            .field("stop", &self.stop)
+            .finish()
     }
 }
 
@@ -120,8 +91,8 @@ pub struct TierTask<'a, R: BuildSchedule> {
     pub lower: &'a [Vec<u8>],
     /// Raised from outside (Ctrl-C) to stop.
     pub stop: Option<&'a AtomicBool>,
-    /// Counts the positions solved.
-    pub progress: &'a ProgressBar,
+    /// Told of the positions solved.
+    pub progress: &'a dyn BuildProgress,
 }
 
 /// How a build solves the tiers it lacks: [`build_tiers`] solves each in this process; a
@@ -214,6 +185,7 @@ fn build_keeping<R: BuildSchedule>(
     let present: Vec<bool> = (0..=max_seeds).map(|k| tier_path(rules, dir, k).exists()).collect();
     let highest_missing = (0..=max_seeds).rev().find(|&k| !present[k as usize]);
     let mut report = BuildReport::default();
+    let progress: &dyn BuildProgress = options.progress.as_deref().unwrap_or(&NoProgress);
     // Tiers 0..k, decoded: a capture can drop any number of seeds.
     let mut lower: Vec<Vec<u8>> = Vec::new();
     for seeds in 0..=max_seeds {
@@ -229,16 +201,16 @@ fn build_keeping<R: BuildSchedule>(
             continue;
         }
         let started = Instant::now();
-        let bar = progress_bar(options.progress, seeds, rules.tier_size(seeds));
-        let task = TierTask { rules, seeds, lower: &lower, stop: options.stop.as_deref(), progress: &bar };
+        progress.tier_started(seeds, rules.tier_size(seeds));
+        let task = TierTask { rules, seeds, lower: &lower, stop: options.stop.as_deref(), progress };
         let Some(solved) = solver.solve(&task)? else {
-            bar.abandon_with_message("interrupted");
+            progress.interrupted();
             report.interrupted = true;
             break;
         };
-        bar.set_message("compressing");
+        progress.compressing();
         let bytes = solver.write(&task, &path, &solved)?;
-        bar.finish_with_message("done");
+        progress.tier_finished();
         let entries = solved.values.len() as u64;
         report.tiers.push(TierReport { seeds, path, entries, bytes, built: true, elapsed: started.elapsed() });
         if needed_later {
@@ -246,17 +218,4 @@ fn build_keeping<R: BuildSchedule>(
         }
     }
     Ok((report, lower))
-}
-
-fn progress_bar(show: bool, seeds: u32, entries: u64) -> ProgressBar {
-    if !show {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(entries);
-    bar.set_style(
-        ProgressStyle::with_template("tier {prefix:>3} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} {per_sec} ETA {eta} {msg}")
-            .expect("a valid template"),
-    );
-    bar.set_prefix(seeds.to_string());
-    bar
 }

@@ -10,6 +10,8 @@
 //!
 //! The format is described byte by byte in `tables/README.md` and in [`format`].
 
+mod build_progress;
+mod build_report;
 mod builder;
 mod compact;
 mod error;
@@ -21,9 +23,9 @@ mod reader;
 mod residual;
 mod retrograde;
 
-pub use builder::{
-    build_and_load, build_tiers, build_tiers_with, worker_pool, BuildOptions, BuildReport, TierReport, TierSolver, TierTask,
-};
+pub use build_progress::{BuildProgress, NoProgress};
+pub use build_report::{BuildReport, TierReport};
+pub use builder::{build_and_load, build_tiers, build_tiers_with, worker_pool, BuildOptions, TierSolver, TierTask};
 pub use compact::{CompactTier, TierValues, WrongParity, LINE_POSITIONS};
 pub use error::TableError;
 pub use file::{block_count, encode_solved_block, write_encoded_table, write_table, EncodedBlock, TableFile};

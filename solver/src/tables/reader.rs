@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
-use super::builder::BuildReport;
+use super::build_report::BuildReport;
 use super::compact::{CompactTier, TierValues};
 use super::error::TableError;
 use super::file::TableFile;

@@ -25,9 +25,9 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
-use indicatif::ProgressBar;
 use rayon::prelude::*;
 
+use super::build_progress::BuildProgress;
 use super::error::TableError;
 use super::residual::{mark, Mark};
 use crate::build_schedule::BuildSchedule;
@@ -71,7 +71,7 @@ pub(crate) fn solve_tier<R: BuildSchedule>(
     seeds: u32,
     lower: &[Vec<u8>],
     stop: Option<&AtomicBool>,
-    progress: &ProgressBar,
+    progress: &dyn BuildProgress,
 ) -> Result<Option<SolvedTier>, TableError> {
     debug_assert_eq!(lower.len(), seeds as usize);
     let size = checked_tier_size(rules, seeds)?;
@@ -99,7 +99,7 @@ pub(crate) fn solve_tier<R: BuildSchedule>(
             return Err(e);
         }
         tier.finish(&mut batch)?;
-        progress.inc(visited);
+        progress.solved(visited);
         Ok(())
     })?;
     Ok(if stopped() { None } else { Some(SolvedTier { values: bytes, marks }) })
@@ -358,6 +358,7 @@ fn as_atomic_u8(bytes: &mut [u8]) -> &[AtomicU8] {
 mod tests {
     use super::*;
     use crate::ruleset::{RuleSet, RulesName};
+    use crate::tables::NoProgress;
     use crate::tier_layout::TierLayout;
 
     /// A tier shared by two processes as `dakon-mpi` shares it (each solves its positions of a
@@ -369,7 +370,7 @@ mod tests {
             let rules = RuleSet::new(name, 4).unwrap();
             let mut lower: Vec<Vec<u8>> = Vec::new();
             for seeds in 0..=9 {
-                let alone = solve_tier(&rules, seeds, &lower, None, &ProgressBar::hidden()).unwrap().unwrap();
+                let alone = solve_tier(&rules, seeds, &lower, None, &NoProgress).unwrap().unwrap();
                 // Runs of 5 positions dealt in turn, each process's sorted by level.
                 let mut levels: [Vec<Vec<u64>>; 2] = Default::default();
                 for index in 0..rules.tier_size(seeds) {
