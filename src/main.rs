@@ -17,7 +17,6 @@ mod search_args;
 mod shared_build;
 mod spinner;
 mod tables_arg;
-mod tier_bars;
 mod tt_memory;
 
 use clap::{Parser, Subcommand};

@@ -16,7 +16,6 @@ mod search_options;
 mod solution;
 mod solve;
 mod tables;
-mod tier_bars;
 mod wait;
 
 use pyo3::prelude::*;

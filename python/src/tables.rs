@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use dakon_solver::rules::Rules;
 use dakon_solver::ruleset::RuleSet;
-use dakon_solver::tables::{build_tiers, probe_file, tier_path, BuildOptions, BuildProgress};
+use dakon_solver::tables::{build_tiers, probe_file, tier_path, BuildOptions, BuildProgress, TierBars};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -15,7 +15,6 @@ use crate::errors::{interrupted, TableError};
 use crate::position::PositionArg;
 use crate::rules_name;
 use crate::search_options::{forget_tables, SearchOptions};
-use crate::tier_bars::TierBars;
 use crate::wait::{self, Finished};
 
 /// A `dakon.TableError` with `message`.

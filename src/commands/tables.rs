@@ -8,7 +8,8 @@ use dakon_solver::rules::Rules;
 use dakon_solver::ruleset::{RuleSet, RulesName};
 use dakon_solver::search::{Config, Limits, Solver};
 use dakon_solver::tables::{
-    build_tiers, probe_file, tier_path, BuildOptions, BuildProgress, BuildReport, CompactTier, TableError, TableFile, TierValues, EXTENSION,
+    build_tiers, probe_file, tier_path, BuildOptions, BuildProgress, BuildReport, CompactTier, TableError, TableFile, TierBars, TierValues,
+    EXTENSION,
 };
 use dakon_solver::tier_layout::TierLayout;
 
@@ -19,7 +20,6 @@ use crate::rules_arg::RulesArgs;
 use crate::search_args::interrupt_flag;
 use crate::shared_build::{self, Exchange};
 use crate::tables_arg::TablesArgs;
-use crate::tier_bars::TierBars;
 
 /// Build, list, verify and probe endgame tables: the exact future gain of every position with few
 /// seeds on the board, one file per board size and seed count ("tier").

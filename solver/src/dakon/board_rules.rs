@@ -4,7 +4,7 @@
 
 use super::{tiers, Key, Position};
 use crate::build_schedule::{index_runs, walk_index_run, BuildSchedule};
-use crate::rules::Rules;
+use crate::rules::{Rules, Step};
 use crate::tier_layout::TierLayout;
 use crate::transposition_key::TranspositionKey;
 
@@ -76,4 +76,11 @@ impl<R: DakonBoardRules> BuildSchedule for R {
             walk_index_run(self, seeds, run, visit);
         }
     }
+}
+
+/// The [`Step`] of a move from `before` to `next` that earned the mover `gain`: the same
+/// player moves again exactly when `next`'s mover is `before`'s.
+#[inline]
+pub(crate) fn step(before: &Position, next: Position, gain: i32) -> Step<Position> {
+    Step { next, gain, same_mover: next.mover() == before.mover() }
 }

@@ -12,6 +12,7 @@ mod player;
 mod position;
 pub(crate) mod tiers;
 
+pub(crate) use board_rules::step;
 pub use board_rules::DakonBoardRules;
 pub use key::Key;
 pub use layout::MAX_HOLES;
@@ -83,7 +84,7 @@ impl Rules for Dakon {
     #[inline]
     fn play(&self, pos: &Position, mv: u8) -> Step<Position> {
         let (next, outcome) = pos.play(mv as usize);
-        Step { next, gain: outcome.gain(pos.mover()), same_mover: next.mover() == pos.mover() }
+        board_rules::step(pos, next, outcome.gain(pos.mover()))
     }
 
     #[inline]

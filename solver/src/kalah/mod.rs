@@ -29,7 +29,7 @@ mod sowing;
 pub use outcome::{Capture, Outcome};
 
 use crate::dakon::layout::{LAYOUTS, MAX_HOLES};
-use crate::dakon::{DakonBoardRules, MoveError, Position, PositionError, Side};
+use crate::dakon::{step, DakonBoardRules, MoveError, Position, PositionError, Side};
 use crate::rules::{MoveList, Rules, Step};
 
 /// When the last seed landing alone in an empty hole of the mover's side captures.
@@ -161,7 +161,7 @@ impl Rules for Kalah {
     #[inline]
     fn play(&self, pos: &Position, mv: u8) -> Step<Position> {
         let (next, outcome) = sowing::play(pos, mv as usize, self.capture);
-        Step { next, gain: outcome.gain(pos.mover()), same_mover: next.mover() == pos.mover() }
+        step(pos, next, outcome.gain(pos.mover()))
     }
 
     #[inline]

@@ -22,6 +22,8 @@ mod predict;
 mod reader;
 mod residual;
 mod retrograde;
+#[cfg(feature = "tier-bars")]
+mod tier_bars;
 
 pub use build_progress::{BuildProgress, NoProgress};
 pub use build_report::{BuildReport, TierReport};
@@ -32,3 +34,5 @@ pub use file::{block_count, encode_solved_block, write_encoded_table, write_tabl
 pub use name::{file_name, tier_path, EXTENSION};
 pub use reader::{probe_file, LoadOptions, LoadPlan, TableSet};
 pub use retrograde::{SharedTier, SolvedTier};
+#[cfg(feature = "tier-bars")]
+pub use tier_bars::TierBars;

@@ -1,9 +1,10 @@
-//! `build_tables(progress=True)`: an indicatif bar per tier on stderr, behind the library's
-//! [`BuildProgress`] (the `dakon` program draws the same bars).
+//! A table build's progress on stderr, an indicatif bar per tier, behind [`BuildProgress`]:
+//! what `dakon tables build` and the Python binding's `build_tables(progress=True)` draw
+//! (feature `tier-bars`).
 
 use std::sync::Mutex;
 
-use dakon_solver::tables::BuildProgress;
+use super::build_progress::BuildProgress;
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// A progress bar for each tier a build solves, drawn on stderr.
