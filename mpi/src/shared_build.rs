@@ -4,7 +4,7 @@
 //! present from the shared tables directory and keeps every solved tier in memory, because a
 //! capture can reach any lower tier. Only the tiers the loop lacks are shared: the tier's
 //! positions are dealt out in blocks ([`Ownership`]); each rank sorts its own by
-//! [`Rules::tier_order`] and solves them one level at a time, lowest first. A move that stays
+//! [`BuildSchedule::tier_order`] and solves them one level at a time, lowest first. A move that stays
 //! in the tier lowers `tier_order`, so a level needs only lower levels, which every rank has
 //! once each level's values are gathered on every rank (`MPI_Allgatherv`, one message per
 //! rank and level), each with its mark (what the file stores of the position, found by the
@@ -244,7 +244,7 @@ struct Levels {
 impl Levels {
     /// Sorts the positions `own` gives this rank (a counting sort on their `tier_order`,
     /// computed in parallel on the current pool, a run of consecutive indices at a time:
-    /// [`Rules::tier_orders`] steps from one board to the next instead of unranking each).
+    /// [`BuildSchedule::tier_orders`] steps from one board to the next instead of unranking each).
     fn sort<R: BuildSchedule>(rules: &R, seeds: u32, own: &Ownership) -> Levels {
         let mut orders = vec![0u32; own.count() as usize];
         orders

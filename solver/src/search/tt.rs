@@ -8,7 +8,7 @@
 //!   the entry keeps the rest as its tag, beside the bounds as parity offsets, the move and
 //!   the work;
 //! - **wide** (`wide`): three entries a bucket, each with the whole 128-bit
-//!   [`Rules::Key`](crate::rules::Rules::Key), under a seqlock: for the rule sets whose
+//!   [`TranspositionKey::Key`](crate::transposition_key::TranspositionKey::Key), under a seqlock: for the rule sets whose
 //!   standard boards do not fit a short code of the table's width (8 and 9 holes).
 //!
 //! A compact table keeps a small wide table beside it (a sixteenth of the memory, touched

@@ -103,7 +103,7 @@ pub trait TierSolver<R: BuildSchedule> {
     ///
     /// # Errors
     /// [`TableError`] if the tier cannot be solved (too large, rules that break the
-    /// [`Rules::tier_order`] contract, a failed exchange).
+    /// [`BuildSchedule::tier_order`] contract, a failed exchange).
     fn solve(&mut self, task: &TierTask<'_, R>) -> Result<Option<SolvedTier>, TableError>;
 
     /// Writes `solved`, the tier [`TierSolver::solve`] returned for `task`, to `path` (the

@@ -2,9 +2,9 @@
 //! solved once by a parallel retrograde builder, stored compressed, and probed by the search.
 //!
 //! - [`build_tiers`] solves the tiers `0..=K` (tier `k`: every board with `k` seeds, from the
-//!   mover's view, in the order of [`Rules::index`](crate::rules::Rules::index)) and writes one
+//!   mover's view, in the order of [`TierLayout::index`](crate::tier_layout::TierLayout::index)) and writes one
 //!   file per tier, solving each position once in an order where its successors in the same
-//!   tier come first ([`Rules::tier_order`](crate::rules::Rules::tier_order)).
+//!   tier come first ([`BuildSchedule::tier_order`](crate::build_schedule::BuildSchedule::tier_order)).
 //! - [`TableFile`] reads one file: header and index checks, all values, or one value.
 //! - [`TableSet`] loads the tiers of one board and answers [`Oracle::probe`](crate::oracle::Oracle::probe).
 //!

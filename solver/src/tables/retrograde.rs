@@ -2,7 +2,7 @@
 //!
 //! A move either lowers the seeds on the board (its successor's value is in a lower tier,
 //! already solved) or keeps them (a turn that stores nothing). The rules promise that the
-//! second kind lowers [`Rules::tier_order`], so the moves within a tier form no cycle: a
+//! second kind lowers [`BuildSchedule::tier_order`], so the moves within a tier form no cycle: a
 //! position whose successor in the tier is not solved yet solves that successor first, depth
 //! first (at most `tier_order` deep). Two threads may meet the same unsolved position and both
 //! solve it; they write the same value.
@@ -65,7 +65,7 @@ pub struct SolvedTier {
 ///
 /// # Errors
 /// [`TableError::Unsupported`] if the tier is too large for one-byte values, and
-/// [`TableError::Order`] if the rules break the [`Rules::tier_order`] contract.
+/// [`TableError::Order`] if the rules break the [`BuildSchedule::tier_order`] contract.
 pub(crate) fn solve_tier<R: BuildSchedule>(
     rules: &R,
     seeds: u32,
@@ -78,7 +78,7 @@ pub(crate) fn solve_tier<R: BuildSchedule>(
     let (mut bytes, mut marks) = (unsolved_values(size), crate::memory::zeroed_bytes(size));
     let tier = Tier { rules, seeds, lower, bytes: as_atomic_u8(&mut bytes), marks: as_atomic_u8(&mut marks) };
     let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
-    // The rules' runs (see [`Rules::solve_run`]), in parallel, each one a unit another thread
+    // The rules' runs (see [`BuildSchedule::solve_run`]), in parallel, each one a unit another thread
     // may take: Kalah's differ in size a thousandfold (its first runs hold most of a tier), and
     // halving the range of runs left them to one thread.
     (0..rules.solve_runs(seeds) as usize).into_par_iter().with_max_len(1).try_for_each(|run| {
@@ -114,7 +114,7 @@ fn checked_tier_size<R: BuildSchedule>(rules: &R, seeds: u32) -> Result<usize, T
 }
 
 /// A tier solved in parts, for a build shared among processes: each process solves the
-/// positions it owns one level of [`Rules::tier_order`] at a time, lowest first, and records
+/// positions it owns one level of [`BuildSchedule::tier_order`] at a time, lowest first, and records
 /// the values and marks the others found before it starts the next level. It holds the
 /// tier's values, their marks (so that the file is written without a second pass, as for
 /// [`solve_tier`]) and which of them are known.
@@ -148,7 +148,7 @@ impl<'a, R: BuildSchedule> SharedTier<'a, R> {
     /// is done twice.
     ///
     /// # Errors
-    /// [`TableError::Order`] if the rules break the [`Rules::tier_order`] contract.
+    /// [`TableError::Order`] if the rules break the [`BuildSchedule::tier_order`] contract.
     pub fn solve(&mut self, indices: &[u64]) -> Result<Vec<[u8; 2]>, TableError> {
         let tier = Tier {
             rules: self.rules,

@@ -8,7 +8,7 @@
 //!   found by looking at the keys of the boards of one seed); a key with any other bit set is
 //!   not numbered this way. It costs a dozen operations on the key;
 //! - **ranked**, from there on: `boards with fewer seeds + the index of the board in its
-//!   tier` ([`Rules::index`], the perfect index of `crate::composition`), gapless and unique,
+//!   tier` ([`TierLayout::index`], the perfect index of `crate::composition`), gapless and unique,
 //!   for every board up to [`ShortCode::ceiling`] seeds (about 60 instructions).
 //!
 //! [`mix`] then scrambles the number with a bijection of `width`-bit numbers, so that its low
