@@ -1,5 +1,6 @@
-//! `dakon solve` shared by the ranks of an MPI job (docs/DISTRIBUTED.md): rank 0 tests and
-//! solves the root's moves on whichever rank is free and prints the bounds as they close.
+//! `dakon solve` shared by the ranks of an MPI job (docs/DISTRIBUTED.md): every rank searches
+//! each test of rank 0's driver in one table a node, and rank 0 prints the bounds as they
+//! close.
 
 use dakon_solver::dakon::Position;
 use dakon_solver::ruleset::RuleSet;
@@ -7,24 +8,61 @@ use dakon_solver::ruleset::RuleSet;
 use dakon_solver::search::SolveOptions;
 use dakon_solver::search::{Limits, Solution, Solver};
 
+use dakon_solver::ruleset::RuleSet as Rules;
+
 use crate::cli_error::CliError;
 use crate::cluster::Cluster;
 use crate::results_db::ResultsDb;
+use crate::search_args::SearchArgs;
+use crate::tables_arg::ProbeArgs;
 
 /// What rank 0 learns from a shared solve, besides the solution.
 pub struct Shared {
     /// Ranks in the job.
     pub ranks: usize,
-    /// Jobs each rank ran, rank 0 first.
-    pub jobs: Vec<u64>,
+    /// Bytes of rank 0's table (shared by the ranks on its node).
+    pub table_bytes: usize,
+    /// Root tests every rank searched.
+    pub tests: u64,
+    /// Tests each rank answered first, rank 0 first.
+    pub answers: Vec<u64>,
+    /// Nodes each rank visited.
+    pub nodes: Vec<u64>,
+    /// Messages of the solve (all through rank 0), and their bytes.
+    pub messages: u64,
+    pub bytes: u64,
     /// Why the solve is not exact, when `Some` (the bounds printed are proven all the same).
     pub cut: Option<String>,
     /// Whether the job is being ended from outside (SIGTERM): a failure, unlike a limit.
     pub ended: bool,
 }
 
+/// The solver of every rank of a shared solve: the table (`--tt-mb` a rank, summed over the
+/// ranks of a node) in memory the node's ranks share, the endgame tables each rank's own.
+/// Every rank must call it (it allocates collectively).
+///
+/// # Errors
+/// [`CliError::Failure`] if the endgame tables cannot be opened.
+pub fn solver_for(cluster: &Cluster, rules: Rules, search: &SearchArgs, probe: &ProbeArgs) -> Result<(Solver<Rules>, bool), CliError> {
+    #[cfg(feature = "mpi")]
+    {
+        let oracle = probe.open_in_background(rules)?;
+        let tables = oracle.is_some();
+        let node = dakon_mpi::NodeMemory::join(cluster);
+        let mut config = search.config();
+        config.tt_bytes = config.tt_bytes.saturating_mul(node.ranks());
+        Ok((Solver::new_in(rules, config, oracle, &node), tables))
+    }
+    #[cfg(not(feature = "mpi"))]
+    {
+        let _ = (rules, search, probe);
+        match *cluster {}
+    }
+}
+
 /// Solves `position` with every rank of `cluster`, from and into `db` (rank 0's) as
-/// [`crate::results_db::solve_kept`] does; each rank searches with its own `solver`. Every
+/// [`crate::results_db::solve_kept`] does; each rank searches with its `solver` from
+/// [`solver_for`]. Every
 /// change of the proven bounds is said on standard error (final store differences), so that
 /// they are not lost even if the job is killed. Rank 0 gets the solution, the other ranks
 /// `None`.
@@ -51,7 +89,17 @@ pub fn solve(
             let options = SolveOptions { observer: Some(&progress), ..options };
             let distributed = dakon_mpi::solve(cluster, solver, position, limits, options).expect("rank 0 gets the solution");
             let ended = distributed.cut == Some(dakon_mpi::Cut::Terminated);
-            shared = Some(Shared { ranks: cluster.size(), jobs: distributed.jobs, cut: distributed.cut.map(describe), ended });
+            shared = Some(Shared {
+                ranks: cluster.size(),
+                table_bytes: solver.table_bytes(),
+                tests: distributed.tests,
+                answers: distributed.answers,
+                nodes: distributed.nodes,
+                messages: distributed.messages,
+                bytes: distributed.bytes,
+                cut: distributed.cut.map(describe),
+                ended,
+            });
             distributed.solution
         });
         shared.map(|shared| (solution, shared))
@@ -82,12 +130,24 @@ impl Shared {
 
     /// The `mpi` object of `solve --json`.
     pub fn json(&self) -> serde_json::Value {
-        serde_json::json!({ "ranks": self.ranks, "jobs": self.jobs, "cut": self.cut })
+        serde_json::json!({
+            "ranks": self.ranks, "table_bytes": self.table_bytes, "tests": self.tests,
+            "answers": self.answers, "nodes": self.nodes, "messages": self.messages, "bytes": self.bytes, "cut": self.cut,
+        })
     }
 
     /// One line for the text output.
     pub fn summary(&self) -> String {
-        let jobs: Vec<String> = self.jobs.iter().map(u64::to_string).collect();
-        format!("shared by {} MPI ranks (jobs a rank: {}); the nodes are every rank's jobs", self.ranks, jobs.join(", "))
+        let list = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+        format!(
+            "shared by {} MPI ranks, rank 0's table {} MiB: {} tests, each searched by every rank (answered first a rank: {}; nodes a rank: {}); {} messages, {} bytes",
+            self.ranks,
+            self.table_bytes >> 20,
+            self.tests,
+            list(&self.answers),
+            list(&self.nodes),
+            self.messages,
+            self.bytes
+        )
     }
 }

@@ -103,4 +103,5 @@ pub mod rules;
 pub mod ruleset;
 pub mod search;
 pub mod table_budget;
+pub mod table_memory;
 pub mod tables;

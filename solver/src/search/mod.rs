@@ -58,6 +58,7 @@
 mod alphabeta;
 mod analysis;
 mod budget;
+mod delegated;
 mod driver;
 mod estimate;
 mod ordering;
@@ -73,8 +74,10 @@ use std::time::Duration;
 use crate::opening::{best_turn, TurnLimits};
 use crate::oracle::Oracle;
 use crate::rules::Rules;
+use crate::table_memory::TableMemory;
 pub use analysis::MoveAnalysis;
 use budget::Budget;
+pub use delegated::{DriverTest, RootTests, TestAnswer};
 use driver::{narrow, Bracket};
 use ordering::Children;
 pub use parallel::Width;
@@ -204,6 +207,9 @@ pub struct Solver<R: Rules> {
     /// the calling thread is a worker too); none otherwise.
     pool: Option<rayon::ThreadPool>,
     helpers: Helpers,
+    /// Whether other processes search the same trees in the same table (see
+    /// [`Solver::new_in`]): every test then defers busy children, as threads do.
+    in_company: bool,
 }
 
 impl<R: Rules> Solver<R> {
@@ -213,6 +219,23 @@ impl<R: Rules> Solver<R> {
     /// # Panics
     /// Panics if the worker threads cannot be started.
     pub fn new(rules: R, config: Config, oracle: Option<Arc<dyn Oracle<R>>>) -> Self {
+        Self::build(rules, config, oracle, None)
+    }
+
+    /// [`Solver::new`] with its transposition table and busy marks in memory from `lender`,
+    /// which other processes may share (MPI ranks on one node, each with a solver of the same
+    /// rules and `config.tt_bytes`): they then search each test together as the threads of
+    /// one solver do (simplified ABDADA, see `parallel`), every test deferring the children
+    /// another is busy with, and every entry one of them stores is a proof the others use.
+    ///
+    /// # Panics
+    /// Panics if the worker threads cannot be started.
+    pub fn new_in(rules: R, config: Config, oracle: Option<Arc<dyn Oracle<R>>>, lender: &dyn TableMemory) -> Self {
+        Self::build(rules, config, oracle, Some(lender))
+    }
+
+    /// The solver of [`Solver::new`] and [`Solver::new_in`].
+    fn build(rules: R, config: Config, oracle: Option<Arc<dyn Oracle<R>>>, lender: Option<&dyn TableMemory>) -> Self {
         let pool = (config.threads > 1).then(|| {
             rayon::ThreadPoolBuilder::new()
                 .num_threads(config.threads - 1)
@@ -220,9 +243,9 @@ impl<R: Rules> Solver<R> {
                 .build()
                 .expect("cannot start the search threads")
         });
-        let table = Table::new(&rules, config.tt_bytes);
+        let table = Table::new_in(&rules, config.tt_bytes, lender);
         let helpers = Helpers::new(config.threads.saturating_sub(1), None);
-        Solver { rules, oracle, table, busy: Busy::new(), pool, helpers }
+        Solver { rules, oracle, table, busy: Busy::new(lender), pool, helpers, in_company: lender.is_some() }
     }
 
     /// This solver with each null-window test using only as many threads as `width` says
@@ -305,6 +328,11 @@ impl<R: Rules> Solver<R> {
     /// assert!(tests.get() >= 1);
     /// ```
     pub fn solve_with(&self, pos: &R::Position, limits: &Limits, options: SolveOptions) -> Solution {
+        self.solve_tested(pos, limits, options, None)
+    }
+
+    /// [`Solver::solve_with`], its root tests run by `tests` when given.
+    fn solve_tested(&self, pos: &R::Position, limits: &Limits, options: SolveOptions, tests: Option<&RootTests<'_>>) -> Solution {
         let budget = Budget::new(limits);
         let moves = self.rules.legal_moves(pos);
         if moves.is_empty() {
@@ -323,7 +351,7 @@ impl<R: Rules> Solver<R> {
         let mut start = Bracket::seeds(k);
         start.lower = options.proven_lower.map_or(start.lower, |lower| lower.clamp(-k, k));
         start.upper = options.proven_upper.map_or(start.upper, |upper| upper.clamp(start.lower, k));
-        let bracket = narrow(self, pos, start, k, &budget, options.observer);
+        let bracket = narrow(self, pos, start, k, &budget, options.observer, tests);
         let pv = if bracket.is_exact() { principal_variation(self, pos, bracket.lower, bracket.best_move, &budget) } else { Vec::new() };
         let proven_move = pv.first().copied().or(bracket.best_move);
         let best_move = proven_move.or_else(|| {
