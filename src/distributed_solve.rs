@@ -7,8 +7,8 @@ use dakon_solver::ruleset::RuleSet;
 #[cfg(feature = "mpi")]
 use dakon_solver::search::SolveOptions;
 use dakon_solver::search::{Limits, Solution, Solver};
-
-use dakon_solver::ruleset::RuleSet as Rules;
+#[cfg(feature = "mpi")]
+use dakon_solver::{rules::Rules as _, search::MoveValue};
 
 use crate::cli_error::CliError;
 use crate::cluster::Cluster;
@@ -43,7 +43,7 @@ pub struct Shared {
 ///
 /// # Errors
 /// [`CliError::Failure`] if the endgame tables cannot be opened.
-pub fn solver_for(cluster: &Cluster, rules: Rules, search: &SearchArgs, probe: &ProbeArgs) -> Result<(Solver<Rules>, bool), CliError> {
+pub fn solver_for(cluster: &Cluster, rules: RuleSet, search: &SearchArgs, probe: &ProbeArgs) -> Result<(Solver<RuleSet>, bool), CliError> {
     #[cfg(feature = "mpi")]
     {
         let oracle = probe.open_in_background(rules)?;
@@ -85,6 +85,7 @@ pub fn solve(
             eprintln!("dakon: proven so far: {:+} <= value <= {:+} ({} nodes over all ranks)", stored + p.lower, stored + p.upper, p.nodes)
         };
         let mut shared = None;
+        resume_root_moves(solver, db, position);
         let solution = crate::results_db::solve_kept_by(solver, db, position, tables, |options| {
             let options = SolveOptions { observer: Some(&progress), ..options };
             let distributed = dakon_mpi::solve(cluster, solver, position, limits, options).expect("rank 0 gets the solution");
@@ -102,6 +103,7 @@ pub fn solve(
             });
             distributed.solution
         });
+        keep_root_moves(solver, db, position, tables);
         shared.map(|shared| (solution, shared))
     }
     #[cfg(not(feature = "mpi"))]
@@ -109,6 +111,58 @@ pub fn solve(
         let _ = (solver, db, position, limits, tables);
         match *cluster {}
     }
+}
+
+/// Puts the bounds `db` holds of the root's moves (their children's rows, kept by an earlier
+/// run, perhaps one a dead rank cut short) in the table the ranks share, so that the solve
+/// starts from them, and says which on standard error.
+#[cfg(feature = "mpi")]
+fn resume_root_moves(solver: &Solver<RuleSet>, db: Option<&ResultsDb>, position: &Position) {
+    let prior = crate::results_db::prior_or_nothing(db, solver.rules(), position);
+    if prior.moves.is_empty() {
+        return;
+    }
+    let stored = position.store_difference();
+    let mut said = Vec::new();
+    for m in &prior.moves {
+        let step = solver.rules().play(position, m.mv);
+        // The child's future gain from the move's value (see `results_db::moves`).
+        let (a, b) = if step.same_mover { (m.lower - step.gain, m.upper - step.gain) } else { (step.gain - m.upper, step.gain - m.lower) };
+        solver.remember(&step.next, a, b);
+        let hole = crate::line::absolute_line(solver.rules(), position, &[m.mv]).0[0];
+        said.push(format!("hole {hole}: {:+}..{:+}", stored + m.lower, stored + m.upper));
+    }
+    eprintln!("dakon: the solve starts from the database's bounds of {} root moves ({})", said.len(), said.join(", "));
+}
+
+/// Keeps in `db` the bounds the shared table holds of every root move (each child's entry),
+/// proven by this run whether it finished or not, for a rerun to start from.
+#[cfg(feature = "mpi")]
+fn keep_root_moves(solver: &Solver<RuleSet>, db: Option<&ResultsDb>, position: &Position, tables: bool) {
+    if db.is_none() {
+        return;
+    }
+    let rules = solver.rules();
+    let moves: Vec<MoveValue> = rules
+        .legal_moves(position)
+        .as_slice()
+        .iter()
+        .filter_map(|&mv| {
+            let step = rules.play(position, mv);
+            let (lower, upper) = solver.table_bounds(&step.next)?;
+            let (a, b) = if step.same_mover { (step.gain + lower, step.gain + upper) } else { (step.gain - upper, step.gain - lower) };
+            Some(MoveValue { mv, lower: a, upper: b })
+        })
+        .collect();
+    if moves.is_empty() {
+        return;
+    }
+    let k = rules.seeds_on_board(position) as i32;
+    // The position's own bounds are recorded by the solve; the seeds' bounds say nothing more.
+    let bounds = crate::results_db::Bounds { lower: -k, upper: k };
+    let proof = crate::results_db::Proof::search(tables);
+    let proved = crate::results_db::Proved { position, bounds, pv: &[], moves: &moves, proof, nodes: 0, seconds: 0.0 };
+    crate::results_db::keep(db, rules, &proved);
 }
 
 #[cfg(feature = "mpi")]

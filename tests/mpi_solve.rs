@@ -174,6 +174,39 @@ fn a_killed_rank_ends_the_solve_with_the_bounds_proven_on_rank_0() {
 }
 
 #[test]
+fn a_rerun_after_a_dead_rank_starts_from_every_root_move_kept_in_the_database() {
+    // Kalah(5,4) (value +10): seconds of search on 3 ranks, so that rank 2 dies in the middle.
+    let db = scratch("resume").join("results.db");
+    let args = [
+        "solve",
+        "start",
+        "--rules",
+        "kalah",
+        "--holes",
+        "5",
+        "--seeds",
+        "4",
+        "--threads",
+        "1",
+        "--tt-mb",
+        "16",
+        "--no-tables",
+        "--db",
+        db.to_str().unwrap(),
+    ];
+    let child = mpi_run::spawn_mpirun(3, &args);
+    let started = std::time::Instant::now();
+    let out = mpi_run::kill_rank_when(child, 2, || started.elapsed() > std::time::Duration::from_millis(1500));
+    assert!(!out.status.success(), "the first run was cut by the dead rank: {}", String::from_utf8_lossy(&out.stdout));
+    let rerun = mpirun(3, &args);
+    assert!(rerun.status.success(), "{}", stderr(&rerun));
+    let errors = stderr(&rerun);
+    assert!(errors.contains("the solve starts from the database's bounds of"), "the log says which moves it starts from: {errors}");
+    let text = String::from_utf8_lossy(&rerun.stdout);
+    assert!(text.contains("value: +10"), "{text}");
+}
+
+#[test]
 fn one_rank_is_the_one_process_program() {
     let args = solve_args("kalah", "3,3,3,3/3,3,3,3 0/0 0");
     let (alone, single) = (dakon(&args), mpirun(1, &args));

@@ -73,7 +73,7 @@ use std::time::Duration;
 
 use crate::opening::{best_turn, TurnLimits};
 use crate::oracle::Oracle;
-use crate::rules::Rules;
+use crate::rules::{parity_ceil, parity_floor, Rules};
 use crate::table_memory::TableMemory;
 pub use analysis::MoveAnalysis;
 use budget::Budget;
@@ -382,6 +382,21 @@ impl<R: Rules> Solver<R> {
     /// how a long test shows what it has proven so far); `None` if it holds none.
     pub fn table_bounds(&self, pos: &R::Position) -> Option<(i32, i32)> {
         self.table.probe(&self.table.slot(&self.rules, pos)).map(|b| (b.lower as i32, b.upper as i32))
+    }
+
+    /// Keeps bounds `lower <= future gain <= upper` of `pos`, **proven elsewhere** (e.g. kept
+    /// in a results database by a run that was cut short), in the table, so that the searches
+    /// to come start from them (a wrong bound makes their results wrong). Bounds looser than
+    /// the seeds allow, or that the table's entry cannot hold, are not kept.
+    pub fn remember(&self, pos: &R::Position, lower: i32, upper: i32) {
+        let k = self.rules.seeds_on_board(pos);
+        let (lower, upper) = (parity_ceil(lower.max(-(k as i32)), k), parity_floor(upper.min(k as i32), k));
+        if lower <= upper && (lower, upper) != (-(k as i32), k as i32) {
+            // The most work an entry records: what a run's proof cost is not known here, and
+            // such bounds are the last to give way.
+            let bounds = tt::Bounds { lower: lower as i16, upper: upper as i16, mv: None, work: u8::MAX };
+            self.table.store(&self.table.slot(&self.rules, pos), bounds);
+        }
     }
 
     /// [`Solver::at_least`] with the work it took.
