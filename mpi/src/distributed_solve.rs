@@ -16,8 +16,8 @@ use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use dakon_solver::rules::Rules;
 use dakon_solver::search::{DriverTest, Limits, Progress, Solution, SolveOptions, Solver, TestAnswer};
+use dakon_solver::solvable::Solvable;
 use mpi::point_to_point::{Destination, Source};
 use mpi::topology::Communicator;
 
@@ -72,7 +72,7 @@ pub struct Distributed {
 /// Return contract: the solution's bounds are proven (every test's answer is a proof, from
 /// whichever rank finished first); exact unless a limit, Ctrl-C or SIGTERM stopped a test,
 /// and then `cut` says which.
-pub fn solve<R: Rules>(
+pub fn solve<R: Solvable>(
     cluster: &Cluster,
     solver: &Solver<R>,
     root: &R::Position,
@@ -122,7 +122,7 @@ struct Round {
 }
 
 /// Rank 0: the driver on a search thread, the messages here.
-fn lead<R: Rules>(cluster: &Cluster, solver: &Solver<R>, root: &R::Position, limits: &Limits, options: SolveOptions) -> Distributed {
+fn lead<R: Solvable>(cluster: &Cluster, solver: &Solver<R>, root: &R::Position, limits: &Limits, options: SolveOptions) -> Distributed {
     let ranks = cluster.size();
     let world = cluster.world();
     let (to_main, from_search) = mpsc::channel::<FromSearch>();
@@ -312,7 +312,7 @@ fn end(cluster: &Cluster, traffic: &mut Traffic, nodes: &mut [u64]) {
 }
 
 /// Any rank but 0: searches each test rank 0 orders, on a search thread, until the end.
-fn follow<R: Rules>(cluster: &Cluster, solver: &Solver<R>, root: &R::Position, limits: &Limits) {
+fn follow<R: Solvable>(cluster: &Cluster, solver: &Solver<R>, root: &R::Position, limits: &Limits) {
     let leader = cluster.world().process_at_rank(0);
     let (to_search, orders) = mpsc::channel::<(u64, i32, bool, Limits)>();
     let (to_main, searched) = mpsc::channel::<(u64, DriverTest)>();

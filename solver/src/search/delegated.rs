@@ -7,7 +7,7 @@
 use super::budget::Budget;
 use super::parallel::null_window;
 use super::{Limits, Solution, SolveOptions, Solver};
-use crate::rules::Rules;
+use crate::solvable::Solvable;
 
 /// A test's fail-soft answer: the future gain is at least `value` when `value` reaches the
 /// target (with the move that proved it, if known), else at most `value`.
@@ -32,7 +32,7 @@ pub struct DriverTest {
 /// `driver`) of the position being solved, run wherever the caller likes.
 pub type RootTests<'a> = dyn Fn(i32, bool) -> DriverTest + 'a;
 
-impl<R: Rules> Solver<R> {
+impl<R: Solvable> Solver<R> {
     /// One test of the driver of a solve of `pos`, run here within `limits`: "is the future
     /// gain at least `target`?", asked move by move when `bottom` (the driver's bottom test).
     ///
