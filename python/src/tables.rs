@@ -7,6 +7,7 @@ use std::sync::Arc;
 use dakon_solver::rules::Rules;
 use dakon_solver::ruleset::RuleSet;
 use dakon_solver::tables::{build_tiers, probe_file, tier_path, BuildOptions, BuildProgress, TierBars};
+use dakon_solver::tier_layout::TierLayout;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
