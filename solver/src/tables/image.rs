@@ -1,6 +1,7 @@
 //! The memory image of a tier: its [`CompactTier`] as bytes, in a file beside the table file
 //! (`dakon-7-k12.dkm` beside `dakon-7-k12.dkt`), so that a later load reads the tier instead of
-//! decoding it (format 2 decodes a position by a one-ply look-up into the tiers below).
+//! decoding it (format 2 decodes a position by a one-ply look-up into the tiers below). The
+//! layout, byte by byte, is in `tables/README.md` ("Memory images").
 //!
 //! ```text
 //! length     u64: bytes of the header
@@ -34,8 +35,8 @@ pub const IMAGE_EXTENSION: &str = "dkm";
 const MAGIC: [u8; 8] = *b"DAKONTM\0";
 /// The image format version.
 const VERSION: u32 = 1;
-/// Read in the machine's order: tells a host of the other byte order that the lines are not
-/// its own.
+/// Written in the machine's byte order (the header's integers are little endian whatever
+/// the machine): tells a host of the other byte order that the lines are not its own.
 const BYTE_ORDER: u64 = 0x0102_0304_0506_0708;
 /// The largest header accepted: a guard against absurd lengths in a damaged file.
 const MAX_HEADER_BYTES: u64 = 1 << 20;
@@ -47,8 +48,8 @@ struct ImageHeader {
     magic: [u8; 8],
     /// [`VERSION`].
     version: u32,
-    /// [`BYTE_ORDER`] as the writer's machine stores it.
-    byte_order: u64,
+    /// [`BYTE_ORDER`]'s bytes as the writer's machine stores it.
+    byte_order: [u8; 8],
     /// The table file's rules, parameters, tier, entries and values checksum.
     rules: String,
     parameters: Vec<u32>,
@@ -68,7 +69,7 @@ impl ImageHeader {
         ImageHeader {
             magic: MAGIC,
             version: VERSION,
-            byte_order: BYTE_ORDER,
+            byte_order: BYTE_ORDER.to_ne_bytes(),
             rules: source.rules.clone(),
             parameters: source.parameters.clone(),
             seeds: source.seeds,
@@ -89,7 +90,7 @@ impl ImageHeader {
         if self.version != VERSION {
             return differs("version", VERSION.to_string(), self.version.to_string());
         }
-        if self.byte_order != BYTE_ORDER {
+        if self.byte_order != BYTE_ORDER.to_ne_bytes() {
             return Err("made on a machine of the other byte order".into());
         }
         if (&self.rules, &self.parameters, self.seeds) != (&source.rules, &source.parameters, source.seeds) {
