@@ -77,13 +77,16 @@ fn images_are_written_on_loading_and_read_back_with_the_same_values() {
     }
 }
 
+/// A way of damaging a file.
+type Damage<'a> = &'a dyn Fn(&Path);
+
 #[test]
 fn a_damaged_or_truncated_image_is_refused_with_a_note_and_made_again() {
     let rules = RuleSet::new(RulesName::Dakon, 3).unwrap();
     let dir = built(&rules);
     let values = decoded(&rules, dir.path());
     load_and_check(&rules, dir.path(), &writing(), &values);
-    let damages: [(u32, &str, &dyn Fn(&Path)); 4] = [
+    let damages: [(u32, &str, Damage); 4] = [
         (5, "checksum", &|path| flip_byte(path, |len| len / 2)),
         (7, "truncated", &|path| {
             let bytes = std::fs::read(path).unwrap();

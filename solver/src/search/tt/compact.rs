@@ -119,7 +119,7 @@ impl Geometry {
     /// bucket's run of codes (from `ceil(bucket * 2^width / buckets)`, at most `2^TAG_BITS`
     /// long) whose low bits are the tag.
     pub fn code_of(self, bucket: usize, tag: u64) -> u64 {
-        let first = ((((bucket as u128) << self.width) + self.buckets as u128 - 1) / self.buckets as u128) as u64;
+        let first = ((bucket as u128) << self.width).div_ceil(self.buckets as u128) as u64;
         first.wrapping_add(tag.wrapping_sub(first) & TAG_MASK)
     }
 }
@@ -296,7 +296,7 @@ mod tests {
             let edges = (0..64u64).flat_map(|i| {
                 // The first and last codes of some buckets' runs.
                 let b = (i as u128 * buckets as u128 / 64) as usize;
-                let first = ((((b as u128) << width) + buckets as u128 - 1) / buckets as u128) as u64;
+                let first = ((b as u128) << width).div_ceil(buckets as u128) as u64;
                 [first, first.wrapping_sub(1) & top, first + 1]
             });
             for code in edges.chain([0, top]).chain((0..20_000).map(|_| rng.gen::<u64>() & top)) {
