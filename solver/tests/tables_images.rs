@@ -77,15 +77,22 @@ fn images_are_written_on_loading_and_read_back_with_the_same_values() {
     }
 }
 
+/// The tiers of `name` on 3 holes, built, their values decoded, and loaded once with their
+/// images written.
+fn with_images(name: RulesName) -> (RuleSet, tempfile::TempDir, Vec<Vec<u8>>) {
+    let rules = RuleSet::new(name, 3).unwrap();
+    let dir = built(&rules);
+    let values = decoded(&rules, dir.path());
+    assert!(load_and_check(&rules, dir.path(), &writing(), &values).is_empty());
+    (rules, dir, values)
+}
+
 /// A way of damaging a file.
 type Damage<'a> = &'a dyn Fn(&Path);
 
 #[test]
 fn a_damaged_or_truncated_image_is_refused_with_a_note_and_made_again() {
-    let rules = RuleSet::new(RulesName::Dakon, 3).unwrap();
-    let dir = built(&rules);
-    let values = decoded(&rules, dir.path());
-    load_and_check(&rules, dir.path(), &writing(), &values);
+    let (rules, dir, values) = with_images(RulesName::Dakon);
     let damages: [(u32, &str, Damage); 4] = [
         (5, "checksum", &|path| flip_byte(path, |len| len / 2)),
         (7, "truncated", &|path| {
@@ -115,9 +122,7 @@ fn a_damaged_or_truncated_image_is_refused_with_a_note_and_made_again() {
 fn an_image_made_from_other_values_is_refused_as_stale() {
     // The version 1 files of the same tiers: the same values, another values checksum, so an
     // image of the version 2 files does not prove itself theirs.
-    let rules = RuleSet::new(RulesName::Dakon, 3).unwrap();
-    let version_2 = built(&rules);
-    load_and_check(&rules, version_2.path(), &writing(), &decoded(&rules, version_2.path()));
+    let (rules, version_2, _) = with_images(RulesName::Dakon);
     let version_1 = tempfile::tempdir().unwrap();
     let kept = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/tables-v1");
     for k in 0..=TOP {
@@ -133,10 +138,7 @@ fn an_image_made_from_other_values_is_refused_as_stale() {
 
 #[test]
 fn background_loading_reports_a_refused_image_and_answers_the_same() {
-    let rules = RuleSet::new(RulesName::Kalah, 3).unwrap();
-    let dir = built(&rules);
-    let values = decoded(&rules, dir.path());
-    load_and_check(&rules, dir.path(), &writing(), &values);
+    let (rules, dir, values) = with_images(RulesName::Kalah);
     flip_byte(&image(&rules, dir.path(), 4), |len| len - 20);
     let reports = Arc::new(Mutex::new(Vec::new()));
     let sink = reports.clone();
