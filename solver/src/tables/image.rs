@@ -1,7 +1,7 @@
 //! The memory image of a tier: its [`CompactTier`] as bytes, in a file beside the table file
 //! (`dakon-7-k12.dkm` beside `dakon-7-k12.dkt`), so that a later load reads the tier instead of
 //! decoding it (format 2 decodes a position by a one-ply look-up into the tiers below). The
-//! layout, byte by byte, is in `tables/README.md` ("Memory images").
+//! layout, byte by byte, is in `docs/formats/tables.md` ("Memory images").
 //!
 //! ```text
 //! length     u64: bytes of the header
