@@ -20,11 +20,14 @@ pub struct SearchArgs {
     /// Worker threads [default: all cores].
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=1024).map(usize::from))]
     pub threads: Option<usize>,
-    /// Transposition table memory in MiB (rounded down to a power of two; 64-byte buckets of
-    /// eight 8-byte entries up to 7 holes a row, of three whole-key entries on 8 and 9; the
-    /// former keep a wide sixteenth more for crowded boards, touched only if used). Memory is touched only as it is used, in 2 MiB pages on Linux; a table
-    /// much larger than the search needs costs time in cache misses and in clearing pages, so
-    /// raise it only for searches of hundreds of millions of nodes.
+    /// Transposition table memory in MiB, any size (64-byte buckets of eight 8-byte entries up
+    /// to 7 holes a row, of three whole-key entries on 8 and 9; the former keep a wide
+    /// sixteenth more for crowded boards, touched only if used). Memory is touched only as it
+    /// is used, in 2 MiB pages on Linux, and a table of 7 holes a row or fewer starts in
+    /// 16 MiB of it, moving to its full size once the search has outgrown that: a short
+    /// search costs little whatever the size. A table much larger than the search needs
+    /// still costs time in cache misses, so raise it only for searches of hundreds of
+    /// millions of nodes.
     #[arg(long, default_value_t = 256, value_name = "MIB", value_parser = clap::value_parser!(u32).range(1..=1 << 20).map(|v| v as usize))]
     pub tt_mb: usize,
     /// Stop after this many seconds and report proven bounds instead of the exact value.

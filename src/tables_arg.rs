@@ -69,7 +69,10 @@ impl ProbeArgs {
         if self.no_tables {
             return Ok(None);
         }
-        let report = |e: TableError| eprintln!("dakon: warning: {e}; the search goes on without that tier and those above it");
+        let report = |e: TableError| match e {
+            TableError::ImageRefused { .. } => eprintln!("dakon: note: {e}"),
+            e => eprintln!("dakon: warning: {e}; the search goes on without that tier and those above it"),
+        };
         let opened = TableSet::open_in_background(&rules, &self.tables.dir(), &self.load_options()?, report).map_err(damaged)?;
         Ok(opened.map(|(tables, plan)| {
             self.say_plan(&rules, &plan);
@@ -83,11 +86,16 @@ impl ProbeArgs {
                 "--tables-mb 0: holds no tier of the endgame tables; give at least 1 (MiB), or --no-tables".into(),
             ));
         }
-        Ok(LoadOptions { max_seeds: u32::MAX, max_bytes: self.tables_mb.map(|mb| mb.saturating_mul(1 << 20)) })
+        // The command line keeps memory images beside the tables: its next load reads them.
+        Ok(LoadOptions { max_seeds: u32::MAX, max_bytes: self.tables_mb.map(|mb| mb.saturating_mul(1 << 20)), write_images: true })
     }
 
-    /// Says on stderr which tiers `--tables-mb` leaves out, if any.
+    /// Says on stderr which tiers `--tables-mb` leaves out, if any, and which memory images
+    /// were refused and made again.
     fn say_plan(&self, rules: &RuleSet, plan: &LoadPlan) {
+        for refused in &plan.refused_images {
+            eprintln!("dakon: note: {refused}");
+        }
         if plan.beyond_bound > 0 {
             let mb = self.tables_mb.unwrap_or_default();
             let (first, last) = (plan.loaded, plan.loaded + plan.beyond_bound - 1);

@@ -56,6 +56,14 @@ impl Memory {
         }
     }
 
+    /// Gives this process's own memory back to the system (see [`ZeroedMemory::release`]);
+    /// lent memory is its lender's to keep.
+    pub fn release(&self) {
+        if let Memory::Own(memory) = self {
+            memory.release();
+        }
+    }
+
     /// The start of the region.
     #[inline]
     pub fn as_ptr(&self) -> *mut u8 {

@@ -132,7 +132,9 @@ fn value_does_not_depend_on_threads_or_table_size() {
         let mut reference = Minimax::new(rules);
         let want = reference.value(&pos);
         for threads in [1, 2] {
-            for tt_bytes in [64, 1 << 10, 1 << 24] {
+            // Powers of two and sizes that are none (3 buckets, 1,562 and a remainder, 3 MiB,
+            // 100 MiB and 257 MiB, the last two in a first stage while the search is small).
+            for tt_bytes in [64, 3 * 64, 1 << 10, 100_007, 3 << 20, 1 << 24, 100 << 20, 257 << 20] {
                 let solution = solver_of(rules, threads, tt_bytes).solve(&pos, &Limits::default());
                 let here = format!("{} {threads} threads, {tt_bytes} bytes", plan.name);
                 assert_eq!((solution.lower, solution.upper), (want, want), "{here}");

@@ -118,7 +118,7 @@ fn a_memory_bound_loads_the_tiers_that_fit_and_says_which_are_left_out() {
     let dir = built(&rules);
     let full = TableSet::open(&rules, dir.path()).unwrap().unwrap();
     let lines = |top: u32| (0..=top).map(|k| CompactTier::line_bytes(rules.tier_size(k))).sum::<u64>();
-    let options = LoadOptions { max_seeds: u32::MAX, max_bytes: Some(lines(5) + 10) };
+    let options = LoadOptions { max_bytes: Some(lines(5) + 10), ..LoadOptions::default() };
     let (tables, plan) = TableSet::open_with(&rules, dir.path(), &options).unwrap().unwrap();
     assert_eq!((plan.loaded, plan.beyond_bound), (6, 4));
     assert_eq!(plan.positions, (0..=5).map(|k| rules.tier_size(k)).sum::<u64>());
@@ -127,7 +127,7 @@ fn a_memory_bound_loads_the_tiers_that_fit_and_says_which_are_left_out() {
     assert_eq!(tables.value(6, 0), None);
     // The lines fit, the exceptions on top do not: refused while loading, naming the bound.
     assert!(full.bytes() > lines(TOP), "tier {TOP} of 3 holes has exceptions");
-    let options = LoadOptions { max_seeds: u32::MAX, max_bytes: Some(lines(TOP)) };
+    let options = LoadOptions { max_bytes: Some(lines(TOP)), ..LoadOptions::default() };
     let error = TableSet::open_with(&rules, dir.path(), &options).err().unwrap();
     assert!(matches!(error, TableError::OverBound { .. }), "{error}");
     assert!(error.to_string().contains(&format!("over the bound of {}", lines(TOP))), "{error}");

@@ -90,6 +90,7 @@ impl<'s, R: Solvable> Worker<'s, R> {
             if !self.budget.charge(CHECK_EVERY) {
                 self.abort.store(true, Ordering::Relaxed);
             }
+            self.solver.table.charge(CHECK_EVERY);
         }
         if self.abort.load(Ordering::Relaxed) {
             self.stopped = true;

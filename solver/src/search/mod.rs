@@ -134,8 +134,8 @@ pub struct SolveOptions<'a> {
 pub struct Config {
     /// Worker threads (1 or more).
     pub threads: usize,
-    /// Transposition table size in bytes (rounded down to a power of two of 64-byte buckets;
-    /// see `search::tt` for the layouts).
+    /// Transposition table size in bytes (rounded down to a whole number of 64-byte buckets,
+    /// any number; see `search::tt` for the layouts).
     pub tt_bytes: usize,
 }
 

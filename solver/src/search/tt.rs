@@ -4,9 +4,9 @@
 //! Two layouts, chosen when the table is made (see [`Table::new_in`]):
 //! - **compact** (`compact`): one 64-bit word an entry, eight a 64-byte bucket. A board is
 //!   numbered losslessly by its *short code* (`code`: boards with fewer seeds plus its perfect
-//!   index in its tier, scrambled by a bijection); the code's low bits choose the bucket and
-//!   the entry keeps the rest as its tag, beside the bounds as parity offsets, the move and
-//!   the work;
+//!   index in its tier, scrambled by a bijection); the code's top bits, scaled to the number
+//!   of buckets, choose the bucket and the entry keeps its low bits as its tag, beside the
+//!   bounds as parity offsets, the move and the work;
 //! - **wide** (`wide`): three entries a bucket, each with the whole 128-bit
 //!   [`TranspositionKey::Key`](crate::transposition_key::TranspositionKey::Key), under a seqlock: for the rule sets whose
 //!   standard boards do not fit a short code of the table's width (8 and 9 holes).
@@ -17,9 +17,9 @@
 //! # Why a probe never answers for another board
 //!
 //! In the compact layout two boards share a bucket and a tag only if their scrambled codes
-//! are equal (bucket = low bits, tag = all the other bits of the code, which is below
-//! `2^(bucket bits + tag bits)`), hence only if their codes are equal (the scrambling is a
-//! bijection), hence only if they are the same board (the code is the perfect index, one
+//! are equal (the codes of a bucket are a run of consecutive numbers, at most `2^tag bits` of
+//! them, and the tag is a code's low bits: `compact::Geometry`), hence only if their codes
+//! are equal (the scrambling is a bijection), hence only if they are the same board (the code is the perfect index, one
 //! number per board). So there is no tag collision at all: a probe that finds its tag has
 //! found the bounds proven for its own board, and every exact result stays exact whatever the
 //! table's size. In the wide layout the whole key is compared. Each compact entry is a
@@ -41,6 +41,7 @@ mod compact;
 mod wide;
 
 use std::marker::PhantomData;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use crate::table_memory::TableMemory;
 use crate::tier_layout::TierLayout;
@@ -68,8 +69,8 @@ pub(crate) struct Bounds {
 /// store.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Slot {
-    /// In the compact table: bucket, tag and the seeds on the board.
-    Compact { bucket: usize, tag: u64, seeds: u32 },
+    /// In the compact table of a stage: bucket, tag and the seeds on the board.
+    Compact { bucket: usize, tag: u64, seeds: u32, stage: u8 },
     /// In the wide table, under the whole key.
     Wide(u128),
 }
@@ -80,9 +81,25 @@ struct Coded {
     table: Compact,
 }
 
+impl Coded {
+    /// A compact table of `bytes` and its numbering of the boards of `rules`, if there is one.
+    fn new<R: TranspositionKey + TierLayout>(rules: &R, bytes: usize, lender: Option<&dyn TableMemory>) -> Option<Coded> {
+        let code = ShortCode::new(rules, Compact::geometry_for(bytes).code_width())?;
+        Some(Coded { code, table: Compact::new(bytes, lender) })
+    }
+}
+
 /// A fixed-size, thread-safe table of proven bounds for the boards of one rule set.
 pub(crate) struct Table<R> {
-    compact: Option<Coded>,
+    /// The compact layout's stages, smallest first (none in the wide layout): a large table
+    /// starts small, so that a short search touches (and the system clears) only the memory it
+    /// uses, and moves its entries to the next stage once its search has outgrown it (see
+    /// [`Table::charge`]).
+    stages: Vec<Coded>,
+    /// The stage that slots are worked out in.
+    stage: AtomicUsize,
+    /// Nodes searched with this table, counted while a larger stage waits.
+    searched: AtomicU64,
     wide: Wide,
     rules: PhantomData<fn(&R)>,
 }
@@ -90,28 +107,30 @@ pub(crate) struct Table<R> {
 /// The wide table beside a compact one is this fraction of it.
 const OVERFLOW_SHARE: usize = 16;
 
+/// Bytes of the first stage of a compact table of more than twice as much.
+const FIRST_STAGE_BYTES: usize = 16 << 20;
+
+/// A stage gives way to the next once the nodes searched with the table reach its entries
+/// divided by this: about one entry a node is stored, so it is then half full.
+const OUTGROWN_AT: u64 = 2;
+
 impl<R: TranspositionKey + TierLayout> Table<R> {
-    /// A table of at most `bytes` bytes (a power of two 64-byte buckets) for the boards of
-    /// `rules`, in memory from `lender` when given (else this process's own), plus, in the compact layout, a wide table of a sixteenth of that for boards
-    /// above the short code's ceiling (mapped only as it is used: unused, it costs nothing).
+    /// A table of `bytes` bytes (any number of 64-byte buckets) for the boards of `rules`, in
+    /// memory from `lender` when given (else this process's own), plus, in the compact layout,
+    /// a wide table of a sixteenth of that for boards above the short code's ceiling (mapped
+    /// only as it is used: unused, it costs nothing).
     ///
     /// The layout is compact when the short code covers the standard start of the board
-    /// (as many seeds a hole as holes a row: 2 n² seeds on 2 n holes), else wide.
+    /// (as many seeds a hole as holes a row: 2 n² seeds on 2 n holes), else wide. A compact
+    /// table of more than twice [`FIRST_STAGE_BYTES`] starts with a first stage of that size.
     ///
     /// # Panics
     /// Aborts through [`std::alloc::handle_alloc_error`] if the memory cannot be allocated.
     pub fn new_in(rules: &R, bytes: usize, lender: Option<&dyn TableMemory>) -> Self {
-        // A tier of one seed holds one board per hole.
-        let holes = rules.tier_size(1) as u32;
-        let standard = holes * holes / 2;
-        match ShortCode::new(rules, Compact::code_width_for(bytes)) {
-            Some(code) if code.ceiling() >= standard => {
-                let table = Compact::new(bytes, lender);
-                let wide = Wide::new(table.bytes() / OVERFLOW_SHARE, lender);
-                Table { compact: Some(Coded { code, table }), wide, rules: PhantomData }
-            }
-            _ => Table { compact: None, wide: Wide::new(bytes, lender), rules: PhantomData },
-        }
+        // Lent memory is shared with other processes, whose tables could not move from stage to
+        // stage in step: such a table has one stage.
+        let first_bytes = if lender.is_some() { usize::MAX } else { FIRST_STAGE_BYTES };
+        Self::staged(rules, bytes, first_bytes, lender)
     }
 
     /// [`Table::new_in`] this process's own memory.
@@ -120,15 +139,65 @@ impl<R: TranspositionKey + TierLayout> Table<R> {
         Self::new_in(rules, bytes, None)
     }
 
-    /// Bytes of the table (both layouts' in a compact table).
+    /// A table of `bytes` with a first stage of `first_bytes` if the table is more than twice
+    /// as large and both stages number the boards alike.
+    pub(crate) fn staged(rules: &R, bytes: usize, first_bytes: usize, lender: Option<&dyn TableMemory>) -> Self {
+        // A tier of one seed holds one board per hole.
+        let holes = rules.tier_size(1) as u32;
+        let standard = holes * holes / 2;
+        match Coded::new(rules, bytes, lender) {
+            Some(full) if full.code.ceiling() >= standard => {
+                let wide = Wide::new(full.table.bytes() / OVERFLOW_SHARE, lender);
+                let first = (bytes / 2 > first_bytes).then(|| Coded::new(rules, first_bytes, None)).flatten();
+                let stages = match first {
+                    Some(first) if full.code.extends(&first.code) => vec![first, full],
+                    _ => vec![full],
+                };
+                Table { stages, stage: AtomicUsize::new(0), searched: AtomicU64::new(0), wide, rules: PhantomData }
+            }
+            _ => Table {
+                stages: Vec::new(),
+                stage: AtomicUsize::new(0),
+                searched: AtomicU64::new(0),
+                wide: Wide::new(bytes, lender),
+                rules: PhantomData,
+            },
+        }
+    }
+
+    /// Bytes of the table at its full size (both layouts' in a compact table).
     pub fn bytes(&self) -> usize {
-        self.compact.as_ref().map_or(0, |c| c.table.bytes()) + self.wide.bytes()
+        self.stages.last().map_or(0, |c| c.table.bytes()) + self.wide.bytes()
     }
 
     /// Whether the table is of the compact layout.
     #[cfg(test)]
     pub fn is_compact(&self) -> bool {
-        self.compact.is_some()
+        !self.stages.is_empty()
+    }
+
+    /// Counts `nodes` more searched with the table; once they outgrow the stage in use, the
+    /// next stage takes over, with its entries, moved by the calling thread (the others go on
+    /// searching meanwhile: their slots of the old stage are still true, only stores there
+    /// are dropped).
+    #[inline]
+    pub fn charge(&self, nodes: u64) {
+        let stage = self.stage.load(Ordering::Relaxed);
+        if stage + 1 < self.stages.len() {
+            self.grow_if_outgrown(stage, nodes);
+        }
+    }
+
+    #[inline(never)]
+    fn grow_if_outgrown(&self, stage: usize, nodes: u64) {
+        let searched = self.searched.fetch_add(nodes, Ordering::Relaxed) + nodes;
+        let entries = (self.stages[stage].table.bytes() / 8) as u64;
+        if searched >= entries / OUTGROWN_AT && self.stage.compare_exchange(stage, stage + 1, Ordering::Relaxed, Ordering::Relaxed).is_ok()
+        {
+            let (from, to) = (&self.stages[stage], &self.stages[stage + 1]);
+            from.table.move_into(&to.table, |code| to.code.recode(&from.code, code));
+            from.table.release();
+        }
     }
 
     /// Where the entry of `pos` lives.
@@ -145,19 +214,20 @@ impl<R: TranspositionKey + TierLayout> Table<R> {
         debug_assert_eq!(seeds, rules.seeds_on_board(pos));
         // The key is computed once: the nibble code and the wide fallback both read it.
         let key: u128 = rules.key(pos).into();
-        if let Some(coded) = &self.compact {
+        let stage = self.stage.load(Ordering::Relaxed);
+        if let Some(coded) = self.stages.get(stage) {
             if let Some(code) = coded.code.code(rules, pos, key, seeds) {
-                let (bucket, tag) = coded.table.locate(code);
-                return Slot::Compact { bucket, tag, seeds };
+                let (bucket, tag) = coded.table.geometry().locate(code);
+                return Slot::Compact { bucket, tag, seeds, stage: stage as u8 };
             }
         }
         Slot::Wide(key)
     }
 
-    /// The compact table, which every [`Slot::Compact`] comes from.
+    /// The compact table of a stage, which a [`Slot::Compact`] names.
     #[inline]
-    fn compact(&self) -> &Compact {
-        &self.compact.as_ref().expect("a compact slot comes from a compact table").table
+    fn compact(&self, stage: u8) -> &Compact {
+        &self.stages[stage as usize].table
     }
 
     /// Asks the processor to bring the slot's bucket into the cache (a probe soon after then
@@ -165,7 +235,7 @@ impl<R: TranspositionKey + TierLayout> Table<R> {
     #[inline]
     pub fn prefetch(&self, slot: &Slot) {
         match *slot {
-            Slot::Compact { bucket, .. } => self.compact().prefetch(bucket),
+            Slot::Compact { bucket, stage, .. } => self.compact(stage).prefetch(bucket),
             Slot::Wide(key) => self.wide.prefetch(key),
         }
     }
@@ -174,7 +244,7 @@ impl<R: TranspositionKey + TierLayout> Table<R> {
     #[inline]
     pub fn probe(&self, slot: &Slot) -> Option<Bounds> {
         match *slot {
-            Slot::Compact { bucket, tag, seeds } => self.compact().probe(bucket, tag, seeds),
+            Slot::Compact { bucket, tag, seeds, stage } => self.compact(stage).probe(bucket, tag, seeds),
             Slot::Wide(key) => self.wide.probe(key),
         }
     }
@@ -184,7 +254,12 @@ impl<R: TranspositionKey + TierLayout> Table<R> {
     #[inline]
     pub fn store(&self, slot: &Slot, bounds: Bounds) {
         match *slot {
-            Slot::Compact { bucket, tag, seeds } => self.compact().store(bucket, tag, seeds, bounds),
+            Slot::Compact { bucket, tag, seeds, stage } => {
+                // A stage given up keeps no new results: its memory is released.
+                if stage as usize == self.stage.load(Ordering::Relaxed) {
+                    self.compact(stage).store(bucket, tag, seeds, bounds);
+                }
+            }
             Slot::Wide(key) => self.wide.store(key, bounds),
         }
     }
@@ -242,15 +317,13 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_table_answers_what_a_reference_map_holds_or_nothing() {
+    /// Stores and probes 200,000 times at random over 50,000 random boards of Kalah(6, ·) and
+    /// checks every answer against a map of what was stored; `grow_at`: the round at which the
+    /// table is charged enough nodes to move to its next stage, if it has one; `answers`: how
+    /// many probes must find an entry at least.
+    fn answers_what_a_reference_map_holds_or_nothing(table: &Table<Kalah>, grow_at: usize, answers: usize) {
         use rand::{Rng, SeedableRng};
-        // 1 MiB: nibble codes below 16 seeds a hole, ranked codes above, and boards past the
-        // code's ceiling in the wide part; 50,000 random boards over 16,384 buckets, so that
-        // entries are displaced all the time.
         let rules = Kalah::new(6, CaptureRule::FacingSeeds).unwrap();
-        let table = Table::new(&rules, 1 << 20);
-        assert!(table.is_compact());
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(18);
         let boards: Vec<Position> = (0..50_000)
             .map(|i| {
@@ -266,6 +339,9 @@ mod tests {
         let mut reference = std::collections::HashMap::new();
         let (mut answered, mut kinds) = (0, std::collections::HashSet::new());
         for round in 0..200_000usize {
+            if round == grow_at {
+                table.charge(u64::MAX / 2);
+            }
             let pos = &boards[rng.gen_range(0..boards.len())];
             let slot = table.slot(&rules, pos);
             kinds.insert(std::mem::discriminant(&slot));
@@ -287,8 +363,93 @@ mod tests {
                 assert_eq!((found.lower, found.upper, found.mv), (expected.lower, expected.upper, expected.mv), "{pos}");
             }
         }
-        assert_eq!(kinds.len(), 2, "both layouts were used");
-        assert!(answered > 10_000, "{answered} answers");
+        assert_eq!(kinds.len(), if table.is_compact() { 2 } else { 1 }, "both layouts were used");
+        assert!(answered >= answers, "{answered} answers");
+    }
+
+    #[test]
+    fn the_table_answers_what_a_reference_map_holds_or_nothing() {
+        // 1 MiB: nibble codes below 16 seeds a hole, ranked codes above, and boards past the
+        // code's ceiling in the wide part; 50,000 random boards over 16,384 buckets, so that
+        // entries are displaced all the time.
+        let rules = Kalah::new(6, CaptureRule::FacingSeeds).unwrap();
+        let table = Table::new(&rules, 1 << 20);
+        assert!(table.is_compact());
+        answers_what_a_reference_map_holds_or_nothing(&table, usize::MAX, 10_000);
+    }
+
+    #[test]
+    fn tables_of_any_size_answer_what_a_reference_map_holds_or_nothing() {
+        let rules = Kalah::new(6, CaptureRule::FacingSeeds).unwrap();
+        // Sizes that are no power of two of buckets, from 3 buckets up (too few for the short
+        // codes of 6 holes a row: wide tables up to 2^9 buckets); 3 MiB and 100 MiB start in a
+        // first stage of 1 MiB and grow a third of the way, 257 MiB in its standard first stage.
+        for (bytes, compact, answers) in
+            [(3 * 64, false, 1), (100 * 64 + 63, false, 100), (1000 * 64, true, 1000), ((1 << 20) + 3 * 64, true, 10_000)]
+        {
+            let table = Table::new(&rules, bytes);
+            assert_eq!((table.is_compact(), table.stages.len()), (compact, usize::from(compact)), "{bytes} bytes");
+            answers_what_a_reference_map_holds_or_nothing(&table, usize::MAX, answers);
+        }
+        for (bytes, first) in [(3 << 20, 1 << 20), (100 << 20, 1 << 20), (257 << 20, FIRST_STAGE_BYTES)] {
+            let table = Table::staged(&rules, bytes, first, None);
+            assert_eq!(table.stages.len(), 2, "{bytes} bytes");
+            assert_eq!(table.bytes(), bytes + bytes / OVERFLOW_SHARE / 64 * 64, "{bytes} bytes");
+            answers_what_a_reference_map_holds_or_nothing(&table, 66_000, 10_000);
+            assert_eq!(table.stage.load(Ordering::Relaxed), 1, "{bytes} bytes: grown");
+        }
+    }
+
+    #[test]
+    fn a_growing_table_keeps_its_entries_and_old_slots_stay_true() {
+        let rules = Kalah::new(3, CaptureRule::FacingSeeds).unwrap();
+        // Room for every board of up to 9 seeds in either stage: none is displaced.
+        let table = Table::staged(&rules, 64 << 20, 1 << 20, None);
+        assert_eq!(table.stages.len(), 2);
+        let boards = boards(&rules, 0..=9);
+        let old_slots: Vec<Slot> = boards.iter().map(|p| table.slot(&rules, p)).collect();
+        for (pos, slot) in boards.iter().zip(&old_slots) {
+            table.store(slot, bounds_of(&rules, pos));
+        }
+        // Not yet outgrown: a stage holds 8 entries a bucket and gives way at half of them.
+        table.charge((1 << 20) / 8 / OUTGROWN_AT - 1);
+        assert_eq!(table.stage.load(Ordering::Relaxed), 0);
+        table.charge(1);
+        assert_eq!(table.stage.load(Ordering::Relaxed), 1);
+        for (pos, old) in boards.iter().zip(&old_slots) {
+            let slot = table.slot(&rules, pos);
+            assert!(matches!(slot, Slot::Compact { stage: 1, .. }));
+            assert_eq!(table.probe(&slot), Some(bounds_of(&rules, pos)), "{pos} moved");
+            // A slot of the old stage answers nothing or its own board's bounds, and keeps
+            // nothing more.
+            assert!(table.probe(old).map_or(true, |b| b == bounds_of(&rules, pos)));
+            table.store(old, Bounds { lower: -(rules.seeds_on_board(pos) as i16), ..bounds_of(&rules, pos) });
+            assert_eq!(table.probe(&slot), Some(bounds_of(&rules, pos)));
+        }
+    }
+
+    #[test]
+    fn a_search_that_outgrows_its_first_stage_finds_the_same_values() {
+        use crate::search::{Config, Limits, Solver};
+        let rules = Kalah::new(4, CaptureRule::FacingSeeds).unwrap();
+        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(7);
+        for threads in [1, 2] {
+            // A first stage of 16 buckets: outgrown at the first count of nodes, mid-search.
+            let mut growing = Solver::new(rules, Config { threads, tt_bytes: 1 << 20 }, None);
+            growing.table = Table::staged(&rules, 1 << 20, 1 << 10, None);
+            assert_eq!(growing.table.stages.len(), 2);
+            let plain = Solver::new(rules, Config { threads: 1, tt_bytes: 1 << 20 }, None);
+            let mut grew = false;
+            for _ in 0..12 {
+                let rows: Vec<u8> = (0..8).map(|_| rand::Rng::gen_range(&mut rng, 0..=5)).collect();
+                let pos = Position::from_sides(&rows[..4], &rows[4..], [0, 0], crate::dakon::Player::Zero);
+                let (a, b) = (growing.solve(&pos, &Limits::default()), plain.solve(&pos, &Limits::default()));
+                assert_eq!((a.lower, a.upper), (b.lower, b.upper), "{pos}, {threads} threads");
+                assert_eq!(a.lower, a.upper, "{pos}");
+                grew |= growing.table.stage.load(Ordering::Relaxed) == 1;
+            }
+            assert!(grew, "{threads} threads: the table moved to its second stage");
+        }
     }
 
     #[test]

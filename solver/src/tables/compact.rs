@@ -25,6 +25,7 @@
 
 use rayon::prelude::*;
 
+use super::image::PartsError;
 use crate::memory::ZeroedMemory;
 use crate::prefetch::prefetch;
 
@@ -185,6 +186,61 @@ impl CompactTier {
     /// The bytes the lines of a tier of `entries` positions take (the exceptions come on top).
     pub fn line_bytes(entries: u64) -> u64 {
         entries.div_ceil(LINE_POSITIONS as u64) * std::mem::size_of::<Line>() as u64
+    }
+
+    /// Lines per group of exceptions.
+    pub(crate) fn group_lines(&self) -> usize {
+        self.group_lines
+    }
+
+    /// Each group's exceptions.
+    pub(crate) fn exception_groups(&self) -> &[Box<[u8]>] {
+        &self.exceptions
+    }
+
+    /// The lines as bytes, as they lie in memory (what an image file holds).
+    pub(crate) fn line_bytes_of(&self) -> &[u8] {
+        // SAFETY: a line is eight plain words, 64 bytes without padding, borrowed from `self`.
+        unsafe { std::slice::from_raw_parts(self.lines.as_ptr() as *const u8, std::mem::size_of_val(&*self.lines)) }
+    }
+
+    /// A tier of `entries` values of tier `seeds` with groups of `group_lines` lines whose
+    /// exceptions take `exceptions[g]` bytes, its lines and then each group's exceptions
+    /// filled by `read` (the bytes [`CompactTier::line_bytes_of`] and
+    /// [`CompactTier::exception_groups`] gave): how an image file is read back.
+    ///
+    /// # Errors
+    /// [`PartsError::Layout`] if the layout cannot be a tier's of `entries` values (too many or
+    /// too few groups, a group with more exceptions than positions); [`PartsError::Read`] with
+    /// `read`'s error.
+    pub(crate) fn from_parts(
+        seeds: u32,
+        entries: u64,
+        group_lines: usize,
+        exceptions: &[u64],
+        mut read: impl FnMut(&mut [u8]) -> std::io::Result<()>,
+    ) -> Result<CompactTier, PartsError> {
+        let lines = (entries as usize).div_ceil(LINE_POSITIONS);
+        if group_lines == 0 || lines.div_ceil(group_lines) != exceptions.len() {
+            return Err(PartsError::Layout(format!("{} groups of {group_lines} lines for {lines} lines", exceptions.len())));
+        }
+        let most = (group_lines * LINE_POSITIONS) as u64;
+        if let Some(g) = exceptions.iter().position(|&bytes| bytes > most) {
+            return Err(PartsError::Layout(format!("{} bytes of exceptions in group {g} of {most} positions", exceptions[g])));
+        }
+        let mut packed = Lines::zeroed(lines);
+        // SAFETY: as in `line_bytes_of`; any bytes are a valid line, and the borrow is exclusive.
+        let bytes = unsafe { std::slice::from_raw_parts_mut(packed.as_mut_ptr() as *mut u8, lines * std::mem::size_of::<Line>()) };
+        read(bytes).map_err(PartsError::Read)?;
+        let exceptions = exceptions
+            .iter()
+            .map(|&len| {
+                let mut group = vec![0u8; len as usize].into_boxed_slice();
+                read(&mut group).map(|()| group)
+            })
+            .collect::<Result<_, _>>()
+            .map_err(PartsError::Read)?;
+        Ok(CompactTier { seeds, entries, lines: packed, group_lines, exceptions })
     }
 }
 

@@ -51,6 +51,14 @@ pub enum TableError {
         /// What is wrong, with expected and found values.
         detail: String,
     },
+    /// A tier's memory image (`.dkm`) was refused, stale or damaged, and is made again from
+    /// its table file: a note, not a failure.
+    ImageRefused {
+        /// The image file.
+        path: PathBuf,
+        /// What is wrong with it.
+        detail: String,
+    },
     /// A tier this format or builder cannot hold.
     Unsupported {
         /// The tier (seeds on the board).
@@ -134,6 +142,9 @@ impl fmt::Display for TableError {
                 write!(f, "{}: header says {field} {found}, expected {expected}", path.display())
             }
             TableError::Corrupt { path, detail } => write!(f, "{}: corrupt table: {detail}", path.display()),
+            TableError::ImageRefused { path, detail } => {
+                write!(f, "{}: memory image refused ({detail}); the tier is decoded from its table file and the image made again", path.display())
+            }
             TableError::Unsupported { seeds, detail } => write!(f, "tier {seeds}: {detail}"),
             TableError::Inconsistent { seeds, detail } => write!(f, "tier {seeds}: not a solved tier: {detail}"),
             TableError::OverBound { path, seeds, needed, bound } => write!(

@@ -17,6 +17,7 @@ mod compact;
 mod error;
 mod file;
 pub mod format;
+mod image;
 mod name;
 mod predict;
 mod reader;
@@ -31,6 +32,7 @@ pub use builder::{build_and_load, build_tiers, build_tiers_with, worker_pool, Bu
 pub use compact::{CompactTier, TierValues, WrongParity, LINE_POSITIONS};
 pub use error::TableError;
 pub use file::{block_count, encode_solved_block, write_encoded_table, write_table, EncodedBlock, TableFile};
+pub use image::{image_path, IMAGE_EXTENSION};
 pub use name::{file_name, tier_path, EXTENSION};
 pub use reader::{probe_file, LoadOptions, LoadPlan, TableSet};
 pub use retrograde::{SharedTier, SolvedTier};

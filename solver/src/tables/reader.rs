@@ -8,6 +8,7 @@ use super::build_report::BuildReport;
 use super::compact::{CompactTier, TierValues};
 use super::error::TableError;
 use super::file::TableFile;
+use super::image::{image_path, read_image, write_image, ImageRead};
 use super::name::tier_path;
 use crate::oracle::Oracle;
 use crate::tier_layout::TierLayout;
@@ -20,12 +21,16 @@ pub struct LoadOptions {
     /// The most bytes the loaded tiers may hold in memory (`None`: no bound). Tiers load from
     /// 0 upwards; the first that would pass the bound and every tier above it are not loaded.
     pub max_bytes: Option<u64>,
+    /// Whether a tier decoded from its table file gets its memory image written beside it,
+    /// so that the next load reads that instead (see `image.rs`); images present are read
+    /// either way.
+    pub write_images: bool,
 }
 
 impl Default for LoadOptions {
-    /// Every tier present, no memory bound.
+    /// Every tier present, no memory bound, no image written.
     fn default() -> Self {
-        LoadOptions { max_seeds: u32::MAX, max_bytes: None }
+        LoadOptions { max_seeds: u32::MAX, max_bytes: None, write_images: false }
     }
 }
 
@@ -38,6 +43,10 @@ pub struct LoadPlan {
     pub positions: u64,
     /// Tiers present above them that the memory bound leaves out: `loaded..loaded + beyond`.
     pub beyond_bound: u32,
+    /// Memory images refused while loading (stale or damaged) and made again, each saying why
+    /// ([`TableError::ImageRefused`]); filled by [`TableSet::open_with`] only (in the
+    /// background they go to its `report`).
+    pub refused_images: Vec<String>,
 }
 
 /// The tiers `0..=K` of one rule set found in a directory, each in memory at about 3.6 bits a
@@ -65,24 +74,30 @@ impl<R: TierLayout + Clone + 'static> TableSet<R> {
     /// # Errors
     /// As [`TableSet::open`].
     pub fn open_up_to(rules: &R, dir: &Path, max_seeds: u32) -> Result<Option<TableSet<R>>, TableError> {
-        TableSet::open_with(rules, dir, &LoadOptions { max_seeds, max_bytes: None }).map(|t| t.map(|(tables, _)| tables))
+        TableSet::open_with(rules, dir, &LoadOptions { max_seeds, ..LoadOptions::default() }).map(|t| t.map(|(tables, _)| tables))
     }
 
-    /// Loads the tiers `options` allows, decoding them before it returns, and says which.
+    /// Loads the tiers `options` allows, before it returns, and says which: each from its
+    /// memory image (`image.rs`) if it has a sound one, else decoded from its table file
+    /// and its image written.
     ///
     /// # Errors
     /// As [`TableSet::open`].
     pub fn open_with(rules: &R, dir: &Path, options: &LoadOptions) -> Result<Option<(TableSet<R>, LoadPlan)>, TableError> {
-        let Some((files, plan)) = plan(rules, dir, options)? else { return Ok(None) };
+        let Some((files, mut plan)) = plan(rules, dir, options)? else { return Ok(None) };
         let tables = TableSet { rules: rules.clone(), tiers: (0..files.len()).map(|_| OnceLock::new()).collect() };
-        tables.load(&files, options.max_bytes)?;
+        let refused = std::sync::Mutex::new(Vec::new());
+        tables.load(&files, options, &|note| refused.lock().expect("no panic holds it").push(note.to_string()))?;
+        plan.refused_images = refused.into_inner().expect("no panic holds it");
         Ok(Some((tables, plan)))
     }
 
-    /// Checks the headers of the tiers `options` allows now, and decodes them on a thread of
-    /// their own, lowest first: the search can start at once, and each tier answers probes
-    /// as soon as it is in memory. `report` is told of a tier that failed to load (damaged,
-    /// or over the memory bound after all); that tier and those above it answer nothing.
+    /// Checks the headers of the tiers `options` allows now, and loads them (as
+    /// [`TableSet::open_with`]) on a thread of their own, lowest first: the search can start
+    /// at once, and each tier answers probes as soon as it is in memory. `report` is told of a
+    /// tier that failed to load (damaged, or over the memory bound after all); that tier and
+    /// those above it answer nothing. It is also told of a memory image refused and made again
+    /// ([`TableError::ImageRefused`]), which changes nothing else.
     ///
     /// # Errors
     /// [`TableError`] if a header is unreadable, damaged or belongs to other rules, another
@@ -96,11 +111,11 @@ impl<R: TierLayout + Clone + 'static> TableSet<R> {
         let Some((files, plan)) = plan(rules, dir, options)? else { return Ok(None) };
         let tables = Arc::new(TableSet { rules: rules.clone(), tiers: (0..files.len()).map(|_| OnceLock::new()).collect() });
         let loader = tables.clone();
-        let max_bytes = options.max_bytes;
+        let options = *options;
         std::thread::Builder::new()
             .name("dakon-tables".into())
             .spawn(move || {
-                if let Err(e) = loader.load(&files, max_bytes) {
+                if let Err(e) = loader.load(&files, &options, &|note| report(note)) {
                     report(e);
                 }
             })
@@ -123,14 +138,30 @@ impl<R: TierLayout + Clone + 'static> TableSet<R> {
         Ok(TableSet { rules: rules.clone(), tiers })
     }
 
-    /// Decodes `files` (tiers `0..`) in order into `self.tiers`, within `max_bytes`.
-    fn load(&self, files: &[TableFile], max_bytes: Option<u64>) -> Result<(), TableError> {
+    /// Loads `files` (tiers `0..`) in order into `self.tiers`, within `options.max_bytes`:
+    /// each from its memory image if sound, else decoded, its image then written if
+    /// `options.write_images` (an image that cannot be written is left out: the next load
+    /// decodes again); `refused` is told of each image refused.
+    fn load(&self, files: &[TableFile], options: &LoadOptions, refused: &dyn Fn(TableError)) -> Result<(), TableError> {
         let mut used = 0u64;
         for (seeds, file) in files.iter().enumerate() {
-            let lower: Vec<&CompactTier> = self.tiers[..seeds].iter().map(|t| t.get().expect("lower tiers load first")).collect();
-            let tier = file.read_compact(&self.rules, &lower)?;
+            let tier = match read_image(file) {
+                Ok(tier) => tier,
+                Err(read) => {
+                    if let ImageRead::Refused(detail) = read {
+                        refused(TableError::ImageRefused { path: image_path(file.path()), detail });
+                    }
+                    let lower: Vec<&CompactTier> = self.tiers[..seeds].iter().map(|t| t.get().expect("lower tiers load first")).collect();
+                    let tier = file.read_compact(&self.rules, &lower)?;
+                    if options.write_images {
+                        // A directory that takes no image only costs the next load its decoding.
+                        let _ = write_image(file, &tier);
+                    }
+                    tier
+                }
+            };
             used += tier.bytes();
-            if let Some(bound) = max_bytes.filter(|&bound| used > bound) {
+            if let Some(bound) = options.max_bytes.filter(|&bound| used > bound) {
                 return Err(TableError::OverBound { path: file.path().into(), seeds: seeds as u32, needed: used, bound });
             }
             self.tiers[seeds].set(tier).expect("each tier loads once");
@@ -160,7 +191,7 @@ fn plan<R: TierLayout>(rules: &R, dir: &Path, options: &LoadOptions) -> Result<O
         .count();
     files.truncate(within);
     let positions = files.iter().map(|f| f.header().entries).sum();
-    Ok(Some((files, LoadPlan { loaded: within as u32, positions, beyond_bound: present - within as u32 })))
+    Ok(Some((files, LoadPlan { loaded: within as u32, positions, beyond_bound: present - within as u32, refused_images: Vec::new() })))
 }
 
 /// The exact future gain of the position at `index` in tier `seeds`, read from that tier's

@@ -37,8 +37,8 @@ struct Board {
 
 /// The transposition table memory of the solver of a board of `holes` holes per row when
 /// all boards share `total_bytes`: 16 shares for a board of 6 to 9 holes, 1 for a smaller
-/// one, rounded down to a power of two as the table rounds it (so that what is reported is
-/// what is used).
+/// one, rounded down to a power of two (the table takes any size; the split was measured
+/// with these).
 fn table_bytes(total_bytes: usize, holes: usize) -> usize {
     let shares = |holes: usize| if holes >= 6 { 16 } else { 1 };
     let bytes = total_bytes / (1..=MAX_HOLES).map(shares).sum::<usize>() * shares(holes);

@@ -107,6 +107,20 @@ impl ShortCode {
         (!offsets.is_empty()).then(|| ShortCode { nibbles, ranked_from, offsets: offsets.into_boxed_slice(), width })
     }
 
+    /// The code in this numbering of the board whose code is `code` in `narrower`, a
+    /// numbering of the same rules that this one [extends](ShortCode::extends).
+    pub fn recode(&self, narrower: &ShortCode, code: u64) -> u64 {
+        debug_assert!(self.extends(narrower));
+        mix(unmix(code, narrower.width), self.width)
+    }
+
+    /// Whether this numbering gives every board of `narrower` (a numbering of the same rules)
+    /// the same number before scrambling: neither or both number by nibbles, and this one is
+    /// at least as wide. Then [`ShortCode::recode`] carries its codes over.
+    pub fn extends(&self, narrower: &ShortCode) -> bool {
+        narrower.width <= self.width && narrower.ranked_from == self.ranked_from
+    }
+
     /// The most seeds on a board that this numbering covers (every board up to it).
     pub fn ceiling(&self) -> u32 {
         self.offsets.len() as u32 - 1
@@ -138,6 +152,21 @@ impl ShortCode {
     }
 }
 
+/// The inverse of an odd number modulo 2^64 (Newton's iteration, each step doubling the bits
+/// that are right, from the 3 that `odd` itself gets right).
+const fn inverse(odd: u64) -> u64 {
+    let mut x = odd;
+    let mut step = 0;
+    while step < 5 {
+        x = x.wrapping_mul(2u64.wrapping_sub(odd.wrapping_mul(x)));
+        step += 1;
+    }
+    x
+}
+
+const MIX_FIRST: u64 = 0xff51_afd7_ed55_8ccd;
+const MIX_SECOND: u64 = 0xc4ce_b9fe_1a85_ec53;
+
 /// A bijection of the numbers below `2^width` (`2 <= width <= 64`) that spreads their low
 /// bits: xor-shifts and multiplications by odd constants modulo `2^width`, each invertible,
 /// after the MurmurHash3 finaliser.
@@ -147,10 +176,28 @@ pub(crate) fn mix(x: u64, width: u32) -> u64 {
     let shift = width / 2;
     let mut x = x & mask;
     x ^= x >> shift;
-    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd) & mask;
+    x = x.wrapping_mul(MIX_FIRST) & mask;
     x ^= x >> shift;
-    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53) & mask;
+    x = x.wrapping_mul(MIX_SECOND) & mask;
     x ^ (x >> shift)
+}
+
+/// The inverse of [`mix`] of the same width: `unmix(mix(x, w), w) == x` for `x < 2^w`.
+pub(crate) fn unmix(y: u64, width: u32) -> u64 {
+    let mask = u64::MAX >> (64 - width);
+    let shift = width / 2;
+    // `x ^ (x >> s)` is undone by xoring in every multiple of `s` below the width.
+    let unshift = |y: u64| {
+        let (mut x, mut at) = (y, shift);
+        while at < width {
+            x ^= y >> at;
+            at += shift;
+        }
+        x
+    };
+    let x = unshift(y & mask);
+    let x = unshift(x.wrapping_mul(inverse(MIX_SECOND)) & mask);
+    unshift(x.wrapping_mul(inverse(MIX_FIRST)) & mask)
 }
 
 #[cfg(test)]
@@ -169,6 +216,36 @@ mod tests {
                 seen[y] = true;
             }
         }
+    }
+
+    #[test]
+    fn unmixing_undoes_mixing_at_every_width() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(41);
+        for width in 2..=64 {
+            let mask = u64::MAX >> (64 - width);
+            for x in (0..64).chain((0..1000).map(|_| rng.gen::<u64>() & mask)).map(|x| x & mask) {
+                assert_eq!(unmix(mix(x, width), width), x, "width {width}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_wider_numbering_takes_over_every_code_of_a_narrower_one() {
+        let rules = Kalah::new(3, CaptureRule::FacingSeeds).unwrap();
+        let (narrow, wide) = (ShortCode::new(&rules, 30).unwrap(), ShortCode::new(&rules, 45).unwrap());
+        assert!(wide.extends(&narrow) && !narrow.extends(&wide));
+        for seeds in [0u32, 5, 20, narrow.ceiling()] {
+            for index in (0..rules.tier_size(seeds)).step_by(97) {
+                let pos: Position = rules.position_at(seeds, index);
+                let key = rules.key(&pos).into();
+                let code = narrow.code(&rules, &pos, key, seeds).unwrap();
+                assert_eq!(Some(wide.recode(&narrow, code)), wide.code(&rules, &pos, key, seeds));
+            }
+        }
+        // 20 bits leave no room for the nibbles of 3 holes a row (24 bits): ranked only.
+        let ranked_only = ShortCode::new(&rules, 20).unwrap();
+        assert!(!wide.extends(&ranked_only));
     }
 
     #[test]

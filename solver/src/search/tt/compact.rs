@@ -1,8 +1,10 @@
 //! The compact layout: one 64-bit word an entry, eight entries a 64-byte bucket.
 //!
-//! A board's scrambled short code (see `code`) of `width` bits is split into the bucket (its
-//! low `bucket_bits`) and the tag (the rest, at most [`TAG_BITS`]); the entry holds the tag
-//! beside its data:
+//! A board's scrambled short code (see `code`) of `width` bits gives the bucket by a
+//! multiply-shift, `code * buckets / 2^width`, so that any number of buckets serves, and the
+//! tag is the code's low [`TAG_BITS`] bits: the codes of one bucket are consecutive numbers,
+//! at most `2^TAG_BITS` of them while `width <= log2(buckets) + TAG_BITS`, so bucket and tag
+//! give back the code (see [`Geometry`]). The entry holds the tag beside its data:
 //!
 //! ```text
 //! bit 63          24  23    22..18  17..14  13..7        6..0
@@ -32,6 +34,7 @@ const WORK_SHIFT: u32 = MOVE_SHIFT + 4;
 const WORK_MAX: u8 = 31;
 const IN_USE: u64 = 1 << 23;
 const TAG_SHIFT: u32 = 64 - TAG_BITS;
+const TAG_MASK: u64 = (1 << TAG_BITS) - 1;
 
 /// Entries per bucket.
 const WAYS: usize = 8;
@@ -83,50 +86,80 @@ fn holds(word: u64, tag: u64) -> bool {
 
 const _: () = assert!(IN_USE == 1 << (TAG_SHIFT - 1));
 
+/// How a table of `buckets` buckets splits a short code into bucket and tag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Geometry {
+    buckets: usize,
+    /// Bits of the codes the table takes: `floor(log2(buckets)) + TAG_BITS`, at most 64.
+    width: u32,
+}
+
+impl Geometry {
+    /// The geometry of `buckets` (at least one) buckets.
+    pub fn new(buckets: usize) -> Geometry {
+        let buckets = buckets.max(1);
+        Geometry { buckets, width: (buckets.ilog2() + TAG_BITS).min(64) }
+    }
+
+    /// Bits of the short code that bucket and tag together identify.
+    pub fn code_width(self) -> u32 {
+        self.width
+    }
+
+    /// The bucket and tag of a scrambled short code below `2^code_width()`.
+    #[inline]
+    pub fn locate(self, code: u64) -> (usize, u64) {
+        debug_assert!(self.width == 64 || code >> self.width == 0);
+        // `code * buckets / 2^width`, the code's top bits scaled: below `buckets`.
+        let bucket = (((code << (64 - self.width)) as u128 * self.buckets as u128) >> 64) as usize;
+        (bucket, code & TAG_MASK)
+    }
+
+    /// The code that [`Geometry::locate`] sends to `bucket` and `tag`: the one number of the
+    /// bucket's run of codes (from `ceil(bucket * 2^width / buckets)`, at most `2^TAG_BITS`
+    /// long) whose low bits are the tag.
+    pub fn code_of(self, bucket: usize, tag: u64) -> u64 {
+        let first = ((bucket as u128) << self.width).div_ceil(self.buckets as u128) as u64;
+        first.wrapping_add(tag.wrapping_sub(first) & TAG_MASK)
+    }
+}
+
 /// A fixed array of compact buckets.
 pub(crate) struct Compact {
     /// The buckets' memory: zeroed (every entry unused), mapped as it is used.
     memory: Memory,
-    bucket_bits: u32,
+    geometry: Geometry,
 }
 
 impl Compact {
-    /// A table of at most `bytes` bytes (a power of two buckets, at least one).
+    /// A table of `bytes / 64` buckets (at least one): any number.
     ///
     /// # Panics
     /// Aborts through [`std::alloc::handle_alloc_error`] if the memory cannot be allocated.
     pub fn new(bytes: usize, lender: Option<&dyn TableMemory>) -> Self {
-        let bucket_bits = Self::bucket_bits(bytes);
-        Compact { memory: Memory::zeroed(std::mem::size_of::<Bucket>() << bucket_bits, lender), bucket_bits }
+        let geometry = Self::geometry_for(bytes);
+        Compact { memory: Memory::zeroed(std::mem::size_of::<Bucket>() * geometry.buckets, lender), geometry }
     }
 
-    /// Bits of the bucket index of a table of at most `bytes` bytes.
-    fn bucket_bits(bytes: usize) -> u32 {
-        let wanted = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        usize::BITS - 1 - wanted.leading_zeros()
-    }
-
-    /// Bits of the short code that bucket and tag together identify in the table
-    /// `Compact::new(bytes, ..)` makes.
-    pub fn code_width_for(bytes: usize) -> u32 {
-        (Self::bucket_bits(bytes) + TAG_BITS).min(64)
+    /// The geometry of the table `Compact::new(bytes, ..)` makes.
+    pub fn geometry_for(bytes: usize) -> Geometry {
+        Geometry::new(bytes / std::mem::size_of::<Bucket>())
     }
 
     /// Bytes used by the table.
     pub fn bytes(&self) -> usize {
-        std::mem::size_of::<Bucket>() << self.bucket_bits
+        std::mem::size_of::<Bucket>() * self.geometry.buckets
     }
 
-    /// The bucket and tag of a scrambled short code below `2^code_width_for(bytes)`.
-    #[inline]
-    pub fn locate(&self, code: u64) -> (usize, u64) {
-        ((code & ((1 << self.bucket_bits) - 1)) as usize, code >> self.bucket_bits)
+    /// How the table splits a code into bucket and tag.
+    pub fn geometry(&self) -> Geometry {
+        self.geometry
     }
 
     #[inline]
     fn bucket(&self, index: usize) -> &Bucket {
-        debug_assert!(index < 1 << self.bucket_bits);
-        // SAFETY: `locate` gives indices below 2^bucket_bits, the buckets allocated; all-zero
+        debug_assert!(index < self.geometry.buckets);
+        // SAFETY: `locate` gives indices below `buckets`, the buckets allocated; all-zero
         // bytes are a valid bucket.
         unsafe { &*(self.memory.as_ptr() as *const Bucket).add(index) }
     }
@@ -157,6 +190,12 @@ impl Compact {
             debug_assert!(false, "bounds {bounds:?} of a board of {seeds} seeds do not fit");
             return;
         };
+        self.place(index, tag, word);
+    }
+
+    /// Stores entry `word`, whose tag is `tag`, in bucket `index` as [`Compact::store`] says.
+    #[inline]
+    fn place(&self, index: usize, tag: u64, word: u64) {
         let bucket = self.bucket(index);
         let words: [u64; WAYS] = std::array::from_fn(|i| bucket.0[i].load(Ordering::Relaxed));
         if let Some(slot) = words.iter().position(|&w| holds(w, tag)) {
@@ -166,13 +205,36 @@ impl Compact {
         let cost = |i: usize| if words[i] & IN_USE == 0 { -1 } else { work_of(words[i]) as i32 };
         let kept = (0..KEPT).min_by_key(|&i| cost(i)).unwrap_or(0);
         let always = (KEPT..WAYS).min_by_key(|&i| cost(i)).unwrap_or(KEPT);
-        if cost(kept) <= bounds.work.min(WORK_MAX) as i32 {
+        if cost(kept) <= work_of(word) as i32 {
             // The costlier result takes the kept entry; the one it displaces moves down.
             bucket.0[always].store(words[kept], Ordering::Relaxed);
             bucket.0[kept].store(word, Ordering::Relaxed);
         } else {
             bucket.0[always].store(word, Ordering::Relaxed);
         }
+    }
+}
+
+impl Compact {
+    /// Stores every entry of `self` into `larger` where `recode` (from a code of this table's
+    /// geometry to one of `larger`'s) sends it: how a table hands its results to the next
+    /// stage. Entries written meanwhile by other threads may be lost, never mixed up.
+    pub fn move_into(&self, larger: &Compact, recode: impl Fn(u64) -> u64) {
+        for index in 0..self.geometry.buckets {
+            for entry in &self.bucket(index).0 {
+                let word = entry.load(Ordering::Relaxed);
+                if word & IN_USE != 0 {
+                    let (at, tag) = larger.geometry.locate(recode(self.geometry.code_of(index, word >> TAG_SHIFT)));
+                    larger.place(at, tag, tag << TAG_SHIFT | word & ((1 << TAG_SHIFT) - 1));
+                }
+            }
+        }
+    }
+
+    /// Gives the memory back to the system: on Linux every entry reads as unused from then on
+    /// (elsewhere the entries stay, each still true of its board).
+    pub fn release(&self) {
+        self.memory.release();
     }
 }
 
@@ -200,6 +262,62 @@ mod tests {
         }
         let b = Bounds { lower: 0, upper: 0, mv: None, work: 60 };
         assert_eq!(unpack(pack(0, 0, b).unwrap(), 0).work, WORK_MAX, "work saturates");
+    }
+
+    #[test]
+    fn bucket_and_tag_give_back_the_code_at_any_number_of_buckets() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        // Tiny tables, odd ones, powers of two and their neighbours, and tables whose code
+        // width is capped at 64 bits (2^25 buckets and more: 2 GiB).
+        for buckets in [1usize, 2, 3, 5, 7, 100, 1000, 4095, 4096, 4097, 1_638_400, (257 << 20) / 64, 3 << 24, (1 << 25) + 1, 5 << 28] {
+            let geometry = Geometry::new(buckets);
+            let width = geometry.code_width();
+            assert!(width <= 64 && width <= buckets.ilog2() + TAG_BITS);
+            let top = u64::MAX >> (64 - width);
+            let mut used = vec![false; buckets.min(1000)];
+            let edges = (0..64u64).flat_map(|i| {
+                // The first and last codes of some buckets' runs.
+                let b = (i as u128 * buckets as u128 / 64) as usize;
+                let first = ((b as u128) << width).div_ceil(buckets as u128) as u64;
+                [first, first.wrapping_sub(1) & top, first + 1]
+            });
+            for code in edges.chain([0, top]).chain((0..20_000).map(|_| rng.gen::<u64>() & top)) {
+                let (bucket, tag) = geometry.locate(code);
+                assert!(bucket < buckets && tag < 1 << TAG_BITS, "{buckets} buckets, code {code}");
+                assert_eq!(geometry.code_of(bucket, tag), code, "{buckets} buckets");
+                if buckets <= used.len() {
+                    used[bucket] = true;
+                }
+            }
+            if buckets <= used.len() {
+                assert!(used.iter().all(|&u| u), "{buckets} buckets: random codes reach every bucket");
+            }
+        }
+    }
+
+    #[test]
+    fn entries_move_to_a_larger_table_under_their_new_codes() {
+        // 3 buckets to 7: the code is kept (the identity as the recoding), the bucket changes.
+        let (small, large) = (Compact::new(3 * 64, None), Compact::new(7 * 64 + 40, None));
+        assert_eq!((small.bytes(), large.bytes()), (3 * 64, 7 * 64));
+        let codes: Vec<u64> = (0..12u64).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - small.geometry().code_width())).collect();
+        let bounds = |i: usize| Bounds { lower: -(i as i16 % 4) * 2, upper: 8, mv: Some(i as u8 % 6), work: i as u8 };
+        for (i, &code) in codes.iter().enumerate() {
+            let (bucket, tag) = small.geometry().locate(code);
+            small.store(bucket, tag, 8, bounds(i));
+        }
+        small.move_into(&large, |code| code);
+        for (i, &code) in codes.iter().enumerate() {
+            let (bucket, tag) = large.geometry().locate(code);
+            assert_eq!(large.probe(bucket, tag, 8), Some(bounds(i)), "code {code}");
+        }
+        small.release();
+        #[cfg(target_os = "linux")]
+        assert!(codes.iter().all(|&code| {
+            let (bucket, tag) = small.geometry().locate(code);
+            small.probe(bucket, tag, 8).is_none()
+        }));
     }
 
     #[test]

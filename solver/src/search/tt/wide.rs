@@ -105,38 +105,39 @@ impl Bucket {
 pub(crate) struct Wide {
     /// The buckets' memory: zeroed, mapped as it is used.
     memory: Memory,
-    mask: usize,
+    buckets: usize,
 }
 
 impl Wide {
-    /// A table of at most `bytes` bytes (rounded down to a power of two buckets, at least
-    /// one), in memory that costs nothing until it is used (see `search::memory`).
+    /// A table of `bytes / 64` buckets (any number, at least one), in memory that costs
+    /// nothing until it is used (see `crate::memory`).
     ///
     /// # Panics
     /// Aborts through [`std::alloc::handle_alloc_error`] if the memory cannot be allocated.
     pub fn new(bytes: usize, lender: Option<&dyn TableMemory>) -> Self {
         let size = std::mem::size_of::<Bucket>();
-        let wanted = (bytes / size).max(1);
-        let count = if wanted.is_power_of_two() { wanted } else { wanted.next_power_of_two() / 2 };
+        let buckets = (bytes / size).max(1);
         // All-zero bytes are a valid bucket: sequence number even, every entry EMPTY.
-        Wide { memory: Memory::zeroed(count.checked_mul(size).expect("table size overflows"), lender), mask: count - 1 }
+        Wide { memory: Memory::zeroed(buckets.checked_mul(size).expect("table size overflows"), lender), buckets }
     }
 
     #[inline]
-    fn buckets(&self) -> *const Bucket {
+    fn bucket_array(&self) -> *const Bucket {
         self.memory.as_ptr() as *const Bucket
     }
 
     /// Bytes used by the table.
     pub fn bytes(&self) -> usize {
-        (self.mask + 1) * std::mem::size_of::<Bucket>()
+        self.buckets * std::mem::size_of::<Bucket>()
     }
 
     /// The key as two words, and its bucket.
     #[inline]
     fn locate(&self, key: u128) -> ([u64; 2], &Bucket) {
-        // SAFETY: the index is at most `mask`, and `mask + 1` buckets were allocated.
-        let bucket = unsafe { &*self.buckets().add((hash(&key) as usize) & self.mask) };
+        // The hash scaled to the buckets (multiply-shift): any number of buckets serves.
+        let index = ((hash(&key) as u128 * self.buckets as u128) >> 64) as usize;
+        // SAFETY: the index is below `buckets`, the buckets allocated.
+        let bucket = unsafe { &*self.bucket_array().add(index) };
         ([key as u64, (key >> 64) as u64], bucket)
     }
 
