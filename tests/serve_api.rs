@@ -164,6 +164,8 @@ fn build_tables_builds_the_page_boards_tiers_as_the_server_starts() {
     let tables_dir = dir.path().join("tables");
     let tables = tables_dir.to_str().unwrap();
     let server = Server::start(&["--tables-dir", tables, "--build-tables", "4"]);
+    // No request waits for the build: the status says when the tables answer.
+    server.wait_for("the tables to be built", std::time::Duration::from_secs(60), |s| s["tables"]["state"] == "ready");
     // A 7-hole endgame of 4 seeds: its children are in the tiers built at start-up.
     let position = "1,0,0,1,0,0,0/0,1,0,0,0,0,1 40/54 0";
     let answer = server.analyse(position, &[]);

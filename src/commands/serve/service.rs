@@ -232,6 +232,7 @@ impl Service {
             "cache_entries": self.cache.len(),
             "db": self.db.as_ref().map(|db| db.path().display().to_string()),
             "boards_in_use": self.registry.boards_in_use(),
+            "tables": self.registry.page_tables_json(),
             "table_mib_per_board": self.registry.table_mib(),
             "time_limit_cap": self.time_cap.as_secs_f64(),
             "refine_seconds": self.refine_limit.as_secs_f64(),
