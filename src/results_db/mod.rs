@@ -23,7 +23,7 @@ pub use entry::{key_of, Bounds, Entry, Proof};
 pub use moves::{entries_of, prior_of, Prior, Proved};
 #[cfg(feature = "mpi")]
 pub use search::solve_kept_by;
-pub use search::{analyse_moves_kept, keep, solve_kept};
+pub use search::{analyse_moves_kept, keep, prior_or_nothing, solve_kept};
 
 /// `PRAGMA application_id` of a results database: "DAKR".
 const APPLICATION_ID: i32 = 0x4441_4b52;
