@@ -47,8 +47,10 @@ impl Server {
     fn start_command(mut command: Command, tables: Option<&str>, args: &[&str]) -> Server {
         let db_dir = (!args.contains(&"--db") && !args.contains(&"--no-db")).then(|| tempfile::tempdir().unwrap());
         let db: Vec<String> = db_dir.iter().map(|dir| format!("--db={}", dir.path().join("results.db").display())).collect();
+        let bind = if args.contains(&"--bind") { None } else { Some(["--bind", "127.0.0.1:0"]) };
         let mut child = command
-            .args(["serve", "--bind", "127.0.0.1:0", "--json"])
+            .args(["serve", "--json"])
+            .args(bind.into_iter().flatten())
             .args(tables)
             .args(db)
             .args(args)
