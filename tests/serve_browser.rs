@@ -646,3 +646,52 @@ async fn the_page_explains_itself_speaks_only_changes_keeps_choices_and_recovers
     drop(back);
     client.close().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_is_reviewed_on_the_page_with_its_costs_marks_and_best_lines_and_shared_by_link() {
+    let server = Server::start(&["--threads", "2"]);
+    let browser = open_browser().await;
+    let client = browser.client.clone();
+    // A 4 x 4 game: three moves played on the board, then reviewed.
+    client.goto(&format!("{}?position=start&holes=4", server.url)).await.unwrap();
+    wait_until(&client, "the 4 x 4 start", SOLVED).await;
+    for _ in 0..3 {
+        let before = value_of(&client, "#position-output").await;
+        let worst =
+            eval(&client, "const v = [...document.querySelectorAll('.move-value[data-hole]')]; return v[v.length - 1].dataset.hole").await;
+        client.find(Locator::Css(&hole(worst.as_str().unwrap().parse().unwrap()))).await.unwrap().click().await.unwrap();
+        wait_until(&client, "the move", &format!("return document.querySelector('#position-output').value !== '{before}'")).await;
+        wait_until(&client, "its values", SOLVED).await;
+    }
+    client.find(Locator::Css("#review-game")).await.unwrap().click().await.unwrap();
+    wait_until(&client, "the review", "return document.querySelector('#review-status').textContent.includes('reviewed in')").await;
+    let rows =
+        eval(&client, "return [...document.querySelectorAll('#review-table tr')].slice(1).map(r => [...r.cells].map(c => c.textContent))")
+            .await;
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    let number = |text: &str| text.replace('−', "-").replace('+', "").parse::<i64>().unwrap();
+    for row in rows {
+        let cells: Vec<&str> = row.as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
+        // The cost is the difference of the values before and after, and a costly move is marked
+        // with the best line from where it was played.
+        assert_eq!(number(cells[5]), number(cells[3]) - number(cells[4]), "{cells:?}");
+        assert_eq!(cells[6].is_empty(), number(cells[5]) == 0, "{cells:?}");
+        assert_eq!(cells[7].is_empty(), cells[6].is_empty(), "{cells:?}");
+    }
+    let dots = eval(&client, "return document.querySelectorAll('#review-graph circle').length").await;
+    let marked = rows.iter().filter(|r| r[6] != "").count();
+    assert_eq!(dots.as_u64(), Some(marked as u64), "a dot per marked move");
+    // The link opens the same review in a fresh page; a malformed record is refused with its line.
+    let link = client.find(Locator::Css("#review-link")).await.unwrap().prop("href").await.unwrap().unwrap();
+    client.goto(&link).await.unwrap();
+    wait_until(&client, "the linked review", "return document.querySelector('#review-status').textContent.includes('reviewed in')").await;
+    assert_eq!(eval(&client, "return document.querySelectorAll('#review-table tr').length").await.as_u64(), Some(4));
+    let input = client.find(Locator::Css("#record-input")).await.unwrap();
+    input.clear().await.unwrap();
+    input.send_keys("holes 4\n1. 9").await.unwrap();
+    client.find(Locator::Css("#review-record")).await.unwrap().click().await.unwrap();
+    wait_until(&client, "the refusal", "return document.querySelector('#review-status').textContent.includes('line 2, turn 1, move 1')")
+        .await;
+    client.close().await.unwrap();
+}

@@ -573,6 +573,140 @@ async function pollTables() {
   line.hidden = !(preparing || (tables && tables.state === "failed"));
 }
 
+// ---- The game review ----
+
+/** The record of the game shown, to its current move (docs/game-records.md): a turn line per
+ * player's turn, an extra move staying on its line. */
+function recordOfGame() {
+  const first = state.history[0].board;
+  const lines = [`rules ${first.rules}`, `position ${first.position}`];
+  let turn = [];
+  for (let i = 1; i <= state.index; i++) {
+    const move = state.history[i].move;
+    turn.push(move.hole);
+    if (!(move.extra_move && !move.game_over) || i === state.index) {
+      lines.push(`${lines.length - 1}. ${turn.join(" ")}`);
+      turn = [];
+    }
+  }
+  return lines.join("\n");
+}
+
+/** A value or its bounds, for a table cell. */
+const shownSpan = (span) => (span.lower === span.upper ? signed(span.lower) : `${signed(span.lower)}…${signed(span.upper)}`);
+
+/** The mark of a move that costs at least `cost`, from `before` to `after` (the mover's view). */
+function markOf(cost, before, after) {
+  const thrown = (before.lower > 0 && after.upper <= 0) || (before.lower >= 0 && after.upper < 0);
+  if (cost >= 8 || (cost > 0 && thrown)) return "??";
+  if (cost >= 3) return "?";
+  if (cost >= 1) return "?!";
+  return "";
+}
+
+/** Reviews a game record: the server reads it (refusing a malformed one with its line and
+ * move), then every position is analysed (the results database first), and each move's value
+ * before and after, cost, mark and the best line where it is marked are shown. */
+async function reviewRecord(text) {
+  const section = $("review");
+  const status = $("review-status");
+  section.hidden = false;
+  $("review-table").replaceChildren();
+  $("review-graph").replaceChildren();
+  let game;
+  try {
+    game = await api("record", { record: text.trim() });
+  } catch (error) {
+    status.textContent = error.message;
+    if (error instanceof Offline) recover();
+    return;
+  }
+  const link = `${location.pathname}?record=${encodeURIComponent(game.record.trim())}`;
+  $("review-link").href = link;
+  const positions = [game.start, ...game.plies.map((p) => p.after)];
+  const analyses = [];
+  const limit = Math.min(Number($("time-limit").value), state.limits.cap);
+  const started = performance.now();
+  state.reviewing = text;
+  for (let i = 0; i < positions.length; i++) {
+    status.textContent = `Reviewing: position ${i + 1} of ${positions.length}…`;
+    try {
+      analyses.push(await api("analyse", { position: positions[i], time_limit: limit }));
+    } catch (error) {
+      status.textContent = error.message;
+      return;
+    }
+    if (state.reviewing !== text) return;
+  }
+  const span = (a) => ({ lower: a.lower, upper: a.upper });
+  const rows = game.plies.map((ply, i) => {
+    const before = span(analyses[i]);
+    const played = analyses[i].moves.find((m) => m.hole === ply.hole);
+    const after = { lower: played.lower, upper: played.upper };
+    const cost = { lower: Math.max(0, before.lower - after.upper), upper: Math.max(0, before.upper - after.lower) };
+    const mark = markOf(cost.lower, before, after);
+    return { ply, number: i + 1, before, after, cost, mark, line: mark ? analyses[i].pv : [] };
+  });
+  const forPlayer0 = analyses.map((a) => (a.to_move === 0 ? span(a) : { lower: -a.upper, upper: -a.lower }));
+  drawReviewGraph(forPlayer0, rows);
+  drawReviewTable(rows);
+  const exact = rows.every((r) => r.cost.lower === r.cost.upper);
+  const remembered = analyses.filter((a) => a.from_database || a.cached).length;
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  status.textContent = `${plural(rows.length, "move")} reviewed in ${seconds} s (${remembered} of ${positions.length} positions remembered by the server)` +
+    `${exact ? "" : "; some values are bounds: a longer time limit narrows them"}.`;
+}
+
+function drawReviewGraph(values, rows) {
+  const svg = $("review-graph");
+  const [width, height, pad] = [600, 160, 8];
+  const top = Math.max(1, ...values.map((v) => Math.max(Math.abs(v.lower), Math.abs(v.upper))));
+  const x = (i) => pad + (i * (width - 2 * pad)) / Math.max(1, values.length - 1);
+  const y = (v) => height / 2 - (v * (height / 2 - pad)) / top;
+  const make = (name, attributes) => {
+    const element = document.createElementNS("http://www.w3.org/2000/svg", name);
+    for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, String(value));
+    svg.appendChild(element);
+    return element;
+  };
+  make("line", { class: "zero", x1: pad, x2: width - pad, y1: y(0), y2: y(0) });
+  const middle = (v) => (v.lower + v.upper) / 2;
+  make("polyline", { class: "value", points: values.map((v, i) => `${x(i)},${y(middle(v))}`).join(" ") });
+  for (const row of rows) {
+    if (!row.mark) continue;
+    const i = row.number;
+    const severity = { "?!": 1, "?": 2, "??": 3 }[row.mark];
+    const dot = make("circle", { class: `mark m${severity}`, cx: x(i), cy: y(middle(values[i])), r: 5 });
+    const title = document.createElementNS("http://www.w3.org/2000/svg", "title");
+    title.textContent = `move ${i}: hole ${row.ply.hole}${row.mark}, costs ${shownSpan(row.cost)}`;
+    dot.appendChild(title);
+  }
+}
+
+function drawReviewTable(rows) {
+  const table = $("review-table");
+  const head = document.createElement("tr");
+  for (const name of ["move", "player", "hole", "before", "after", "cost", "", "best line"]) {
+    const th = document.createElement("th");
+    th.textContent = name;
+    head.appendChild(th);
+  }
+  table.replaceChildren(head);
+  rows.forEach((row, i) => {
+    const tr = document.createElement("tr");
+    if (row.mark) tr.className = "marked";
+    const cells = [String(i + 1), `P${row.ply.player}`, String(row.ply.hole), shownSpan(row.before), shownSpan(row.after),
+      row.cost.lower === row.cost.upper ? String(row.cost.lower) : `${row.cost.lower}…${row.cost.upper}`, row.mark, row.line.join(" ")];
+    cells.forEach((text, c) => {
+      const td = document.createElement("td");
+      td.textContent = text;
+      if (c === 7) td.className = "line";
+      tr.appendChild(td);
+    });
+    table.appendChild(tr);
+  });
+}
+
 // ---- Copying ----
 
 async function copy(text, button) {
@@ -644,6 +778,9 @@ async function setUp() {
   $("copy").addEventListener("click", (event) => copy(current().position, event.target));
   $("copy-link").addEventListener("click", (event) => copy(new URL($("link").href, location.href).href, event.target));
   document.addEventListener("keydown", onKey);
+  $("review-game").addEventListener("click", () => reviewRecord(recordOfGame()));
+  $("review-record").addEventListener("click", () => reviewRecord($("record-input").value));
+  $("copy-record").addEventListener("click", (event) => copy(recordOfGame(), event.target));
 
   // What the server allows, before the first search.
   try {
@@ -661,6 +798,10 @@ async function setUp() {
   if (!first.position) Object.assign(first, start);
   else if (first.position === "start" && !first.holes) Object.assign(first, start);
   const opened = await open(first);
+  if (params.has("record")) {
+    $("record-input").value = params.get("record");
+    reviewRecord(params.get("record"));
+  }
   if (opened) return;
   // A link whose position the server refuses opens the start, and says why.
   const refused = $("error").textContent;
