@@ -664,7 +664,7 @@ function drawReviewGraph(values, rows) {
   const x = (i) => pad + (i * (width - 2 * pad)) / Math.max(1, values.length - 1);
   const y = (v) => height / 2 - (v * (height / 2 - pad)) / top;
   const make = (name, attributes) => {
-    const element = document.createElementNS("http://www.w3.org/2000/svg", name);
+    const element = document.createElementNS(svg.namespaceURI, name);
     for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, String(value));
     svg.appendChild(element);
     return element;
@@ -677,7 +677,7 @@ function drawReviewGraph(values, rows) {
     const i = row.number;
     const severity = { "?!": 1, "?": 2, "??": 3 }[row.mark];
     const dot = make("circle", { class: `mark m${severity}`, cx: x(i), cy: y(middle(values[i])), r: 5 });
-    const title = document.createElementNS("http://www.w3.org/2000/svg", "title");
+    const title = document.createElementNS(svg.namespaceURI, "title");
     title.textContent = `move ${i}: hole ${row.ply.hole}${row.mark}, costs ${shownSpan(row.cost)}`;
     dot.appendChild(title);
   }
