@@ -7,6 +7,8 @@ mod cluster;
 mod commands;
 mod db_arg;
 mod distributed_solve;
+mod game_record;
+mod game_review;
 mod line;
 mod position_arg;
 mod ranked_moves;
@@ -39,6 +41,7 @@ use clap::{Parser, Subcommand};
   dakon check 7x7.dkc                       check it with the independent checker
   dakon solve start --rules kalah --holes 6 --seeds 3   Kalah(6,3), exactly
   dakon serve                               an analysis board at http://127.0.0.1:8080/
+  dakon review game.txt --svg game.svg      every move of a game valued, mistakes marked
   dakon db --export -                       what the results database holds, as JSON Lines")]
 struct Cli {
     #[command(subcommand)]
@@ -60,6 +63,7 @@ enum Command {
     #[command(subcommand)]
     Campaign(commands::campaign::Command),
     Serve(commands::serve::Args),
+    Review(commands::review::Args),
     Db(commands::db::Args),
 }
 
@@ -99,6 +103,7 @@ fn main() {
         Command::Check(args) => std::process::exit(commands::check::run(args)),
         Command::Campaign(command) => commands::campaign::run(command),
         Command::Serve(args) => commands::serve::run(args),
+        Command::Review(args) => commands::review::run(args),
         Command::Db(args) => commands::db::run(args),
     };
     if let Err(error) = result {

@@ -164,6 +164,8 @@ fn build_tables_builds_the_page_boards_tiers_as_the_server_starts() {
     let tables_dir = dir.path().join("tables");
     let tables = tables_dir.to_str().unwrap();
     let server = Server::start(&["--tables-dir", tables, "--build-tables", "4"]);
+    // No request waits for the build: the status says when the tables answer.
+    server.wait_for("the tables to be built", std::time::Duration::from_secs(60), |s| s["tables"]["state"] == "ready");
     // A 7-hole endgame of 4 seeds: its children are in the tiers built at start-up.
     let position = "1,0,0,1,0,0,0/0,1,0,0,0,0,1 40/54 0";
     let answer = server.analyse(position, &[]);
@@ -498,4 +500,31 @@ fn the_edges_of_the_api_answer_json_errors_with_short_echoes_and_refuse_stray_wh
     let output = server.interrupt();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("no-such-tables does not exist"), "{stderr}");
+}
+
+#[test]
+fn a_game_record_is_read_with_every_move_checked_and_a_malformed_one_refused_with_its_line_and_move() {
+    let server = Server::start(&["--threads", "1"]);
+    let read = server.get("/api/record", &[("record", "holes 7\n1. 7 10\n2. 0")]);
+    assert_eq!(read.status, 200, "{}", read.json);
+    assert_eq!(read.json["start"], "7,7,7,7,7,7,7/7,7,7,7,7,7,7 0/0 0");
+    let plies = read.json["plies"].as_array().unwrap();
+    assert_eq!(
+        plies.iter().map(|p| (p["turn"].as_u64().unwrap(), p["hole"].as_u64().unwrap())).collect::<Vec<_>>(),
+        vec![(1, 7), (1, 10), (2, 0)]
+    );
+    // Each move's positions are what /api/play gives.
+    for ply in plies {
+        let played = server.get("/api/play", &[("position", ply["before"].as_str().unwrap()), ("hole", &ply["hole"].to_string())]);
+        assert_eq!(played.json["position"], ply["after"]);
+    }
+    let refused = server.get("/api/record", &[("record", "holes 7\n1. 7 10\n2. 0 8")]);
+    assert_eq!(refused.status, 400);
+    assert_eq!(
+        refused.json["error"],
+        "game record: line 3, turn 2, move 2: the turn passed to player 0 after hole 0; start turn 3 on a new line"
+    );
+    let kalah = server.get("/api/record", &[("record", "rules kalah\nholes 6\nseeds 4\n1. 6")]);
+    assert_eq!(kalah.status, 400);
+    assert!(kalah.json["error"].as_str().unwrap().contains("this server plays dakon"), "{}", kalah.json);
 }

@@ -251,8 +251,8 @@ async fn a_player_uses_the_analysis_board_in_a_real_browser() {
     wait_until(&client, "its values", SOLVED).await;
     assert_eq!(valued_holes(&client).await, vec![5, 9], "player 0 may play holes 5 and 9");
     assert!(client.find(Locator::Css("#error")).await.unwrap().attr("hidden").await.unwrap().is_some(), "the error is gone");
-    // Keys 1 to 5 are player 0's holes from the left: key 5 plays hole 9.
-    press(&client, '5').await;
+    // Keys type the hole numbers drawn on the board (one numbering): key 9 plays hole 9.
+    press(&client, '9').await;
     wait_until(&client, "hole 9 played by key", &format!("return document.querySelector('#position-output').value !== '{pasted}'")).await;
     assert_eq!(text_of(&client, &format!("{} .count", hole(9))).await, "0");
     let played = value_of(&client, "#position-output").await;
@@ -378,7 +378,7 @@ async fn the_page_keeps_its_status_layout_and_forms_true_to_the_board_shown() {
         &client,
         "refining",
         "const status = document.querySelector('#search-status').textContent; \
-         return status.startsWith('Refining the bounds (') || status.startsWith('Stopped refining after ')",
+         return status.startsWith('Refining: ') || status.startsWith('Stopped refining after ')",
     )
     .await;
     wait_until(&client, "the end of the refining", "return document.querySelector('#stop').hidden").await;
@@ -403,7 +403,9 @@ async fn the_page_keeps_its_status_layout_and_forms_true_to_the_board_shown() {
     press(&client, 'u').await;
     wait_until(&client, "undo", &format!("return document.querySelector('#position-output').value === '{start}'")).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
-    assert_eq!(status_of(&client).await, solved_start, "the start's status, not the abandoned search's");
+    // The page remembers the start's values, and says so rather than repeat an old time.
+    let remembered = "Solved exactly (remembered by this page).";
+    assert_eq!(status_of(&client).await, remembered, "the start's status, not the abandoned search's");
     // Redo, let the search end (cut or solved), undo: the start's status again.
     press(&client, 'r').await;
     wait_until(&client, "redo", &format!("return document.querySelector('#position-output').value !== '{start}'")).await;
@@ -415,7 +417,7 @@ async fn the_page_keeps_its_status_layout_and_forms_true_to_the_board_shown() {
     .await;
     press(&client, 'u').await;
     wait_until(&client, "undo", &format!("return document.querySelector('#position-output').value === '{start}'")).await;
-    assert_eq!(status_of(&client).await, solved_start);
+    assert_eq!(status_of(&client).await, remembered);
 
     // The New game form follows the board shown.
     client.goto(&format!("{}?position=start&holes=5", server.url)).await.unwrap();
@@ -461,5 +463,235 @@ async fn a_loss_proven_by_bounds_is_said_and_the_kalah_page_opens_a_board_it_sol
     assert_eq!((value_of(&client, "#holes").await, value_of(&client, "#seeds").await), ("6".to_string(), "3".to_string()));
     let tagline = text_of(&client, ".tagline").await;
     assert!(tagline.contains("exactly when the search ends within the time limit"), "{tagline}");
+    client.close().await.unwrap();
+}
+
+/// The board's geometry and every visible text's contrast, checked in the page: no move value
+/// overlaps another or clips its text or leaves the board, both stores lie inside the wooden
+/// frame, every seed count is at least 11 px high, and every text has a contrast of at least
+/// 4.5:1 against what is behind it (computed from the styles: colours, opacity, and the stops
+/// of a gradient behind it, the worst taken). Returns the faults found.
+const GEOMETRY_AND_CONTRAST_FAULTS: &str = r#"
+const faults = [];
+const overlap = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+const inside = (a, b) => a.left >= b.left - 0.5 && a.right <= b.right + 0.5 && a.top >= b.top - 0.5 && a.bottom <= b.bottom + 0.5;
+const board = document.querySelector('#board').getBoundingClientRect();
+const chips = [...document.querySelectorAll('.move-value[data-hole]')].filter((e) => e.textContent !== '');
+if (chips.length === 0) faults.push('no move value shown');
+chips.forEach((a, i) => {
+  if (a.scrollWidth > a.clientWidth + 1 || a.scrollHeight > a.clientHeight + 1) faults.push(`chip ${a.dataset.hole} clips its text ${a.textContent}`);
+  if (!inside(a.getBoundingClientRect(), board)) faults.push(`chip ${a.dataset.hole} (${a.textContent}) leaves the board`);
+  chips.slice(i + 1).forEach((b) => {
+    if (overlap(a.getBoundingClientRect(), b.getBoundingClientRect())) faults.push(`chips ${a.dataset.hole} (${a.textContent}) and ${b.dataset.hole} (${b.textContent}) overlap`);
+  });
+});
+for (const store of document.querySelectorAll('.store')) {
+  if (!inside(store.getBoundingClientRect(), board)) faults.push(`store ${store.textContent} sticks out of the frame`);
+}
+for (const count of document.querySelectorAll('#board .count')) {
+  const size = parseFloat(getComputedStyle(count).fontSize);
+  if (size < 11) faults.push(`a seed count of ${size} px`);
+  if (!inside(count.getBoundingClientRect(), count.closest('.hole, .store').getBoundingClientRect())) faults.push(`the count ${count.textContent} spills out of its hole`);
+}
+if (board.left < 0 || board.right > document.documentElement.clientWidth) faults.push('the board is wider than the screen');
+
+const parse = (text) => {
+  const m = text.match(/rgba?\(([^)]+)\)/);
+  if (!m) return null;
+  const [r, g, b, a] = m[1].split(/[ ,\/]+/).filter((x) => x !== '').map(Number);
+  return [r, g, b, a === undefined || Number.isNaN(a) ? 1 : a];
+};
+const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3])).concat([1]);
+const luminance = (c) => {
+  const [r, g, b] = c.slice(0, 3).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+};
+const contrast = (a, b) => { const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+// The layers behind an element, nearest first, each a list of colours it may show there.
+const layers = (element) => {
+  const found = [];
+  for (let e = element; e; e = e.parentElement) {
+    const style = getComputedStyle(e);
+    const stops = (style.backgroundImage.match(/rgba?\([^)]+\)/g) || []).map(parse).filter((c) => c[3] >= 0.5);
+    const colour = parse(style.backgroundColor);
+    const layer = [];
+    if (colour && colour[3] > 0) layer.push(colour);
+    if (stops.length) layer.push(...stops.map((c) => (colour && colour[3] > 0 ? over(c, colour) : c)));
+    if (layer.length) {
+      found.push(layer);
+      if (layer.every((c) => c[3] === 1)) return found;
+    }
+  }
+  found.push([[255, 255, 255, 1]]);
+  return found;
+};
+const opacity = (element) => { let o = 1; for (let e = element; e; e = e.parentElement) o *= Number(getComputedStyle(e).opacity); return o; };
+for (const element of document.querySelectorAll('body *')) {
+  const own = [...element.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim() !== '');
+  if (!own || element.closest(':disabled, [hidden], details:not([open]) > :not(summary)')) continue;
+  const rect = element.getBoundingClientRect();
+  const style = getComputedStyle(element);
+  if (rect.width === 0 || rect.height === 0 || style.visibility !== 'visible') continue;
+  let backs = [[255, 255, 255, 1]];
+  for (const layer of layers(element).reverse()) backs = layer.flatMap((c) => backs.map((b) => over(c, b)));
+  const ink = parse(style.color);
+  ink[3] *= opacity(element);
+  const worst = Math.min(...backs.map((b) => contrast(over(ink, b), b)));
+  if (worst < 4.5) faults.push(`"${element.textContent.trim().slice(0, 30)}" (${element.tagName.toLowerCase()}.${element.className}): contrast ${worst.toFixed(2)}`);
+}
+return [...new Set(faults)];
+"#;
+
+/// A position of each board after a few moves (stores filled, values of both signs), at the
+/// page's quick first answer: some values exact, some bounds.
+const BOARDS: [&str; 4] = [
+    "6,0,7,0,0/0,2,2,1,8 6/18 1",
+    "3,1,5,2,1,14,1/4,0,11,1,13,4,0 20/18 1",
+    "3,4,7,18,5,1,9,0/18,3,4,7,3,0,3,1 19/23 1",
+    "11,25,0,4,11,4,2,0,2/1,14,6,2,15,5,1,1,0 36/22 1",
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_board_fits_every_screen_on_every_board_and_every_text_is_readable() {
+    // Short searches: bounds and values both show within a moment.
+    let server = Server::start(&["--threads", "2", "--time-limit", "0.3", "--refine-limit", "0"]);
+    let browser = open_browser().await;
+    let client = browser.client.clone();
+    let mut faults = Vec::new();
+    for position in BOARDS {
+        for (i, width) in [360, 390, 834, 1280].into_iter().enumerate() {
+            client.set_window_size(width, 900).await.unwrap();
+            if i == 0 {
+                client.goto(&format!("{}?position={}", server.url, position.replace(' ', "%20"))).await.unwrap();
+                wait_until(
+                    &client,
+                    "the values",
+                    "return document.querySelector('#stop').hidden && document.querySelectorAll('.move-value[data-hole]').length > 0",
+                )
+                .await;
+            }
+            tokio::time::sleep(Duration::from_millis(150)).await;
+            let seen = eval(&client, GEOMETRY_AND_CONTRAST_FAULTS).await;
+            let viewport = eval(&client, "return document.documentElement.clientWidth").await;
+            for fault in seen.as_array().unwrap() {
+                faults.push(format!("{position} at {width} px (viewport {viewport}): {}", fault.as_str().unwrap()));
+            }
+            if width == 360 || width == 1280 {
+                let holes = position.split('/').next().unwrap().split(',').count();
+                save_screenshot(client.screenshot().await.unwrap(), &format!("serve-{holes}-holes-{width}.png")).await;
+            }
+        }
+    }
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
+    client.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_explains_itself_speaks_only_changes_keeps_choices_and_recovers_from_a_stopped_server() {
+    let server = Server::start(&["--threads", "2", "--time-limit", "5", "--refine-limit", "6"]);
+    let browser = open_browser().await;
+    let client = browser.client.clone();
+    client.goto(&server.url).await.unwrap();
+    wait_until(&client, "the values of the start", SOLVED).await;
+    // Whose view the values are in, and what the colours mean, without opening the help.
+    let legend = text_of(&client, "#legend").await;
+    assert!(legend.contains("player 0, who is to move") && legend.contains("Green") && legend.contains("dashed"), "{legend}");
+    assert!(text_of(&client, ".marks-legend").await.contains("extra move"));
+
+    // A search's live region changes only when its words do, not with the clock.
+    client.goto(&format!("{}?position={}", server.url, EARLY.replace(' ', "%20"))).await.unwrap();
+    wait_until(&client, "the search", "return !document.querySelector('#stop').hidden").await;
+    eval(&client, "window.changes = 0; new MutationObserver((m) => (window.changes += m.length)).observe(document.querySelector('#search-status'), {childList: true, characterData: true, subtree: true}); return true").await;
+    tokio::time::sleep(Duration::from_millis(2000)).await;
+    let changes = eval(&client, "return window.changes").await.as_u64().unwrap();
+    assert!(changes <= 6, "the live region changed {changes} times in 2 s");
+    assert_ne!(text_of(&client, "#search-clock").await, "", "the clock ticks beside it");
+
+    // The time limit chosen is kept across a reload; the single-key shortcuts can be turned off.
+    client.find(Locator::Css("#time-limit")).await.unwrap().select_by_value("2").await.unwrap();
+    client.find(Locator::Css("#shortcuts")).await.unwrap().click().await.unwrap();
+    client.goto(&format!("{}?position=start&holes=4", server.url)).await.unwrap();
+    assert_eq!(eval(&client, "return document.querySelector('#shortcuts').checked").await, Value::Bool(false), "kept across the reload");
+    wait_until(&client, "the 4 x 4 start", SOLVED).await;
+    assert_eq!(value_of(&client, "#time-limit").await, "2");
+    let before = value_of(&client, "#position-output").await;
+    press(&client, '4').await;
+    press(&client, 'b').await;
+    tokio::time::sleep(Duration::from_millis(900)).await;
+    assert_eq!(value_of(&client, "#position-output").await, before, "no single-key shortcut while they are off");
+    client.find(Locator::Css("#shortcuts")).await.unwrap().click().await.unwrap();
+    // The keys go to the board, not to the box just ticked.
+    eval(&client, "document.activeElement.blur(); return true").await;
+    press(&client, 'b').await;
+    wait_until(&client, "a best move by key", &format!("return document.querySelector('#position-output').value !== '{before}'")).await;
+
+    // A pasted position with stray spaces is opened.
+    let input = client.find(Locator::Css("#position-input")).await.unwrap();
+    input.send_keys(" 0,3,0,2,2/1,0,0,0,2 0/0 0 \t").await.unwrap();
+    client.find(Locator::Css("#paste button")).await.unwrap().click().await.unwrap();
+    wait_until(&client, "the pasted position", "return document.querySelector('#position-output').value === '0,3,0,2,2/1,0,0,0,2 0/0 0'")
+        .await;
+
+    // The server stops: a readable message; it is back on the same address: the page recovers.
+    let address = server.url.trim_start_matches("http://").trim_end_matches('/').to_string();
+    drop(server);
+    client.find(Locator::Css("#holes")).await.unwrap().select_by_value("3").await.unwrap();
+    client.find(Locator::Css("#new-game button")).await.unwrap().click().await.unwrap();
+    wait_until(&client, "the message", "return !document.querySelector('#error').hidden").await;
+    let message = text_of(&client, "#error").await;
+    assert!(message.contains("The server does not answer") && !message.contains("Failed to fetch"), "{message}");
+    let back = Server::start(&["--threads", "2", "--bind", &address]);
+    wait_until(&client, "the recovery", "return document.querySelector('#error').hidden").await;
+    wait_until(&client, "the values of the position shown", SOLVED).await;
+    drop(back);
+    client.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_is_reviewed_on_the_page_with_its_costs_marks_and_best_lines_and_shared_by_link() {
+    let server = Server::start(&["--threads", "2"]);
+    let browser = open_browser().await;
+    let client = browser.client.clone();
+    // A 4 x 4 game: three moves played on the board, then reviewed.
+    client.goto(&format!("{}?position=start&holes=4", server.url)).await.unwrap();
+    wait_until(&client, "the 4 x 4 start", SOLVED).await;
+    for _ in 0..3 {
+        let before = value_of(&client, "#position-output").await;
+        let worst =
+            eval(&client, "const v = [...document.querySelectorAll('.move-value[data-hole]')]; return v[v.length - 1].dataset.hole").await;
+        client.find(Locator::Css(&hole(worst.as_str().unwrap().parse().unwrap()))).await.unwrap().click().await.unwrap();
+        wait_until(&client, "the move", &format!("return document.querySelector('#position-output').value !== '{before}'")).await;
+        wait_until(&client, "its values", SOLVED).await;
+    }
+    client.find(Locator::Css("#review-game")).await.unwrap().click().await.unwrap();
+    wait_until(&client, "the review", "return document.querySelector('#review-status').textContent.includes('reviewed in')").await;
+    let rows =
+        eval(&client, "return [...document.querySelectorAll('#review-table tr')].slice(1).map(r => [...r.cells].map(c => c.textContent))")
+            .await;
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    let number = |text: &str| text.replace('−', "-").replace('+', "").parse::<i64>().unwrap();
+    for row in rows {
+        let cells: Vec<&str> = row.as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
+        // The cost is the difference of the values before and after, and a costly move is marked
+        // with the best line from where it was played.
+        assert_eq!(number(cells[5]), number(cells[3]) - number(cells[4]), "{cells:?}");
+        assert_eq!(cells[6].is_empty(), number(cells[5]) == 0, "{cells:?}");
+        assert_eq!(cells[7].is_empty(), cells[6].is_empty(), "{cells:?}");
+    }
+    let dots = eval(&client, "return document.querySelectorAll('#review-graph circle').length").await;
+    let marked = rows.iter().filter(|r| r[6] != "").count();
+    assert_eq!(dots.as_u64(), Some(marked as u64), "a dot per marked move");
+    // The link opens the same review in a fresh page; a malformed record is refused with its line.
+    let link = client.find(Locator::Css("#review-link")).await.unwrap().prop("href").await.unwrap().unwrap();
+    client.goto(&link).await.unwrap();
+    wait_until(&client, "the linked review", "return document.querySelector('#review-status').textContent.includes('reviewed in')").await;
+    assert_eq!(eval(&client, "return document.querySelectorAll('#review-table tr').length").await.as_u64(), Some(4));
+    let input = client.find(Locator::Css("#record-input")).await.unwrap();
+    input.clear().await.unwrap();
+    input.send_keys("holes 4\n1. 9").await.unwrap();
+    client.find(Locator::Css("#review-record")).await.unwrap().click().await.unwrap();
+    wait_until(&client, "the refusal", "return document.querySelector('#review-status').textContent.includes('line 2, turn 1, move 1')")
+        .await;
     client.close().await.unwrap();
 }

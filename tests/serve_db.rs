@@ -111,7 +111,7 @@ fn a_database_answer_reads_no_table_and_the_page_board_is_prepared_at_start_up()
     let searched = second.analyse("2,0/0,1 0/0 0", &[]);
     assert_eq!(searched.status, 500, "a search of the board reads its damaged tables: {}", searched.json);
     let stderr = String::from_utf8_lossy(&second.interrupt().stderr).to_string();
-    assert!(stderr.contains("the 7-hole board could not be prepared") && stderr.contains("dakon-7-k2.dkt"), "{stderr}");
+    assert!(stderr.contains("the 7-hole board's endgame tables could not be prepared") && stderr.contains("dakon-7-k2.dkt"), "{stderr}");
 }
 
 #[test]

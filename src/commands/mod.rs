@@ -7,6 +7,7 @@ pub mod check;
 pub mod db;
 pub mod perft;
 pub mod play;
+pub mod review;
 pub mod serve;
 pub mod show;
 pub mod solve;

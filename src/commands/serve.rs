@@ -7,6 +7,7 @@ mod counters;
 mod flights;
 mod listen;
 mod page;
+mod page_tables;
 mod parse_errors;
 mod pool;
 mod query;
@@ -32,8 +33,9 @@ use crate::results_db::ResultsDb;
 use crate::rules_arg::RulesArgs;
 use crate::search_args::parse_seconds;
 use crate::tables_arg::ProbeArgs;
+use page_tables::{user_tables_dir, TablesToPrepare, DEFAULT_BUILD_SEEDS};
 use pool::SearchPool;
-use registry::{Registry, TablesToBuild};
+use registry::Registry;
 use rule_set::RuleSet;
 use service::Service;
 
@@ -47,6 +49,13 @@ use service::Service;
 /// alone uses them all) and one transposition table per board size; up to --queue more wait,
 /// and beyond that a request gets 503. A client that goes away stops its search; identical requests share one search; recent exact
 /// answers are kept. Ctrl-C stops the server, ending running searches with the bounds proven.
+///
+/// The page's board gets its endgame tables as the server starts, while it answers: with no
+/// table flag and no tables directory named, tiers 0..=16 are built once into ./tables if it
+/// already holds that board's tables and is writable, else into a directory of your own
+/// ($XDG_DATA_HOME/dakon/tables, else ~/.local/share/dakon/tables), and loaded from there on
+/// later starts. No request waits for them: until a tier is ready its positions are searched,
+/// and /api/status and the page say how far the tables are.
 ///
 /// Every exact value and proven bound is kept in the results database (--db FILE; by default
 /// $DAKON_DB, else ./dakon-results.db, created if missing): a position asked again starts from
@@ -62,7 +71,8 @@ use service::Service;
   curl 'http://127.0.0.1:8080/api/play?position=start&hole=7'
   dakon serve --rules kalah                     Kalah instead of Dakon (page and API)
   dakon serve --db ~/dakon.db                   keep the results in ~/dakon.db (--no-db: nowhere)
-  dakon serve --build-tables 16                 build the 7 x 7 endgame tables into ./tables as it starts (once)
+  dakon serve --tables-dir ~/t --build-tables 18  build tiers 0..=18 of the 7 x 7 tables into ~/t (once)
+  dakon serve --no-tables                       no endgame tables at all
   curl 'http://127.0.0.1:8080/api/analyse?position=start&holes=6&seeds=4&rules=kalah'")]
 pub struct Args {
     /// Address and port to listen on (port 0: any free port). The default is reachable from
@@ -89,7 +99,8 @@ pub struct Args {
     /// rules, 6 under Kalah's) where they are missing from the tables directory, as the server
     /// starts, and hold them in memory as built; the page is served meanwhile. With 16 the
     /// early 7 x 7 middle game gets exact within seconds: about 40 s to build on 2 cores (once:
-    /// the files are kept), 66 MiB in memory.
+    /// the files are kept), 66 MiB in memory. [default: 16 when no tables directory is named,
+    /// else none: the tiers present are loaded]
     #[arg(long, value_name = "K", conflicts_with_all = ["no_tables", "tables_mb"], value_parser = clap::value_parser!(u32).range(0..=i8::MAX as i64))]
     build_tables: Option<u32>,
     /// The longest a search may run, in seconds: the time limit of a request that gives none,
@@ -112,6 +123,42 @@ pub struct Args {
     /// Print the address and settings as one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Seconds to wait before loading the page's board's tables: lets a test overlap its
+    /// requests with the load of tables small enough to build in a test.
+    #[arg(long, hide = true, default_value = "0", value_name = "SECONDS", value_parser = parse_seconds)]
+    tables_load_delay: f64,
+}
+
+/// Where the page's board's tables are read (and built), and up to which tier they are built:
+/// a directory named by `--tables-dir` or `$DAKON_TABLES`, else `./tables` when it holds that
+/// board's tables and is writable, else the per-user directory; `--build-tables K`, else
+/// [`DEFAULT_BUILD_SEEDS`] when no directory is named and no `--tables-mb` bound is given.
+fn page_tables_plan(args: &Args, holes: usize) -> (crate::tables_arg::ProbeArgs, Option<u32>) {
+    let mut probe = args.probe.clone();
+    let named = probe.tables.tables_dir.is_some() || std::env::var_os("DAKON_TABLES").is_some();
+    if probe.no_tables || named {
+        return (probe, args.build_tables);
+    }
+    let here = probe.tables.dir();
+    let here_holds_them = dakon_solver::ruleset::RuleSet::new(args.rules.rules, holes)
+        .is_ok_and(|rules| dakon_solver::tables::tier_path(&rules, &here, 0).is_file() && writable(&here));
+    let xdg = std::env::var_os("XDG_DATA_HOME").map(std::path::PathBuf::from);
+    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+    if !here_holds_them {
+        if let Some(own) = user_tables_dir(xdg.as_deref(), home.as_deref()) {
+            probe.tables.tables_dir = Some(own);
+        }
+    }
+    let build = args.build_tables.or(probe.tables_mb.is_none().then_some(DEFAULT_BUILD_SEEDS));
+    (probe, build)
+}
+
+/// Whether a file can be made in `dir` (tried, and removed).
+fn writable(dir: &std::path::Path) -> bool {
+    let trial = dir.join(format!(".dakon-serve-{}", std::process::id()));
+    let made = std::fs::File::create(&trial).is_ok();
+    let _ = std::fs::remove_file(&trial);
+    made
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
@@ -135,15 +182,23 @@ async fn serve(args: Args) -> Result<(), CliError> {
     let pool = SearchPool::new(threads, args.queue);
     // A search's threads: the slots, but never more than the cores.
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    // `--build-tables` stops with the server, keeping the tiers it finished.
+    // A build of the page's board's tables stops with the server, keeping the tiers it finished.
     let build_stop = Arc::new(AtomicBool::new(false));
-    let build = args.build_tables.map(|max_seeds| TablesToBuild {
-        holes: page::default_board(args.rules.rules).0,
-        max_seeds,
+    let page_holes = page::default_board(args.rules.rules).0;
+    let (page_probe, build_tables) = page_tables_plan(&args, page_holes);
+    let page_rules = dakon_solver::ruleset::RuleSet::new(args.rules.rules, page_holes).ok();
+    let has_tier_0 = page_rules.is_some_and(|rules| dakon_solver::tables::tier_path(&rules, &page_probe.tables.dir(), 0).is_file());
+    let prepare = (!page_probe.no_tables && (build_tables.is_some() || has_tier_0)).then(|| TablesToPrepare {
+        probe: page_probe.clone(),
+        holes: page_holes,
+        max_seeds: build_tables.unwrap_or(i8::MAX as u32),
+        build: build_tables.is_some(),
         stop: build_stop.clone(),
+        load_delay: Duration::from_secs_f64(args.tables_load_delay),
     });
     let registry =
-        Registry::new(RuleSet(args.rules.rules), args.tt_mb << 20, args.probe.clone(), threads.min(cores), pool.fair_width(), build);
+        Registry::new(RuleSet(args.rules.rules), args.tt_mb << 20, args.probe.clone(), threads.min(cores), pool.fair_width(), prepare);
+    registry.prepare_page_tables();
     let service = Arc::new(Service::new(
         registry,
         pool,
@@ -155,7 +210,7 @@ async fn serve(args: Args) -> Result<(), CliError> {
     ));
     let db_shown = db_path.map_or("none".to_string(), |path| path.display().to_string());
     let url = format!("http://{address}/");
-    let tables = tables_shown(&args.probe, args.build_tables);
+    let tables = tables_shown(&page_probe, build_tables);
     let table_mib = service.registry.table_mib();
     if args.json {
         let settings = serde_json::json!({
@@ -177,20 +232,18 @@ async fn serve(args: Args) -> Result<(), CliError> {
         stopping.cancelled().await;
         build_stop.store(true, Ordering::Relaxed);
     });
-    listen::serve(listener, routes::router(service), shutdown).await;
-    if args.build_tables.is_some() {
-        // A build stopped by Ctrl-C says which tiers it kept before the server says it stopped
-        // (the stop flag ends it within a chunk of positions; the runtime would wait for its
-        // blocking thread on exit anyway).
-        let _ = preload.await;
-    }
+    listen::serve(listener, routes::router(service.clone()), shutdown).await;
+    // A build stopped by Ctrl-C says which tiers it kept before the server says it stopped
+    // (the stop flag ends it within a chunk of positions).
+    let _ = preload.await;
+    let finishing = service.clone();
+    let _ = tokio::task::spawn_blocking(move || finishing.registry.finish_page_tables()).await;
     eprintln!("dakon serve: stopped");
     Ok(())
 }
 
-/// Makes the solver of the board the page opens, and loads its endgame tables, while nobody
-/// waits (7 holes, tiers 0 to 16: about 20 s on 2 cores) instead of on its first request, which
-/// then waits only for what is left. A failure is said here and again to that request.
+/// Makes the solver of the board the page opens, and starts preparing its endgame tables, while
+/// nobody waits. A failure is said here and again to the first request.
 async fn preload_page_board(service: Arc<Service>, rules: RulesName) {
     let (holes, seeds) = page::default_board(rules);
     let Ok(start) = Position::start(holes, seeds) else { return };

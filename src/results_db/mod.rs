@@ -25,7 +25,7 @@ pub use moves::{entries_of, prior_of, Prior, Proved};
 pub use search::prior_or_nothing;
 #[cfg(feature = "mpi")]
 pub use search::solve_kept_by;
-pub use search::{analyse_moves_kept, keep, solve_kept};
+pub use search::{analyse_moves_kept, keep, prior_or_nothing, solve_kept};
 
 /// `PRAGMA application_id` of a results database: "DAKR".
 const APPLICATION_ID: i32 = 0x4441_4b52;

@@ -32,10 +32,25 @@ impl Server {
     /// where it listens.
     pub fn start(args: &[&str]) -> Server {
         let tables = if args.contains(&"--tables-dir") { None } else { Some("--no-tables") };
+        Server::start_command(Command::new(env!("CARGO_BIN_EXE_dakon")), tables, args)
+    }
+
+    /// Starts `dakon serve` as [`Server::start`] does, but in `dir`, with `$HOME` and
+    /// `$XDG_DATA_HOME` as `env` gives them (unset when absent) and no table flag added: as a
+    /// user first runs it.
+    pub fn start_as_user(dir: &std::path::Path, env: &[(&str, &std::path::Path)], args: &[&str]) -> Server {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_dakon"));
+        command.current_dir(dir).env_remove("HOME").env_remove("XDG_DATA_HOME").envs(env.iter().map(|(k, v)| (k, v)));
+        Server::start_command(command, None, args)
+    }
+
+    fn start_command(mut command: Command, tables: Option<&str>, args: &[&str]) -> Server {
         let db_dir = (!args.contains(&"--db") && !args.contains(&"--no-db")).then(|| tempfile::tempdir().unwrap());
         let db: Vec<String> = db_dir.iter().map(|dir| format!("--db={}", dir.path().join("results.db").display())).collect();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_dakon"))
-            .args(["serve", "--bind", "127.0.0.1:0", "--json"])
+        let bind = if args.contains(&"--bind") { None } else { Some(["--bind", "127.0.0.1:0"]) };
+        let mut child = command
+            .args(["serve", "--json"])
+            .args(bind.into_iter().flatten())
             .args(tables)
             .args(db)
             .args(args)

@@ -41,8 +41,10 @@ pub enum Source {
 /// every move in rounds (see [`super::rounds`]). Moves are ranked as `best` ranks them.
 pub fn analyse(rule_set: RuleSet, board: &BoardSolver, position: &Position, limits: &Limits, prior: &Prior) -> Analysis {
     let started = Instant::now();
+    // Said as the search starts: the page's board's tables may get ready while it runs.
+    let tables = board.tables();
     let valued = value_every_move(&board.solver, position, limits.time, limits.stop.clone(), prior);
-    describe(rule_set, position, &valued, started.elapsed(), Source::Search { tables: board.tables })
+    describe(rule_set, position, &valued, started.elapsed(), Source::Search { tables })
 }
 
 /// The analysis the database holds whole (`prior.is_complete()`), without a search (nor the

@@ -13,8 +13,7 @@
 //! `docs/benchmarks/serve.md`).
 
 use std::collections::HashMap;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use dakon_solver::dakon::{Position, MAX_HOLES};
 use dakon_solver::oracle::Oracle;
@@ -23,9 +22,9 @@ use dakon_solver::search::{Config, Solver, Width};
 use tokio::sync::OnceCell;
 
 use super::api_error::ApiError;
+use super::page_tables::{PageTables, TablesToPrepare};
 use super::rule_set::RuleSet;
 use crate::cli_error::CliError;
-use crate::search_args::build_and_say;
 use crate::tables_arg::ProbeArgs;
 
 /// A board a request may name: rules and holes per row.
@@ -45,10 +44,27 @@ fn table_bytes(total_bytes: usize, holes: usize) -> usize {
     bytes.checked_ilog2().map_or(0, |bits| 1 << bits)
 }
 
-/// The solver of one board and whether it has endgame tables.
+/// The solver of one board and its endgame tables.
 pub struct BoardSolver {
     pub solver: Solver<ruleset::RuleSet>,
-    pub tables: bool,
+    tables: BoardTables,
+}
+
+/// A board's endgame tables: loaded before its first search, or the page board's, prepared
+/// while the server answers.
+enum BoardTables {
+    Loaded(bool),
+    Prepared(Arc<PageTables>),
+}
+
+impl BoardSolver {
+    /// Whether its endgame tables answer probes now.
+    pub fn tables(&self) -> bool {
+        match &self.tables {
+            BoardTables::Loaded(present) => *present,
+            BoardTables::Prepared(tables) => tables.answering(),
+        }
+    }
 }
 
 /// The solvers of every board of the rules this server plays, each made on first use.
@@ -62,34 +78,51 @@ pub struct Registry {
     threads: usize,
     /// How many of them a search may use now (see `SearchPool::fair_width`).
     width: Width,
-    /// The board whose endgame tables are built where missing when its solver is made.
-    build: Option<TablesToBuild>,
-}
-
-/// `serve --build-tables K`: the board whose tiers `0..=max_seeds` are built where missing,
-/// stopped (the finished tiers kept) when `stop` is raised.
-pub struct TablesToBuild {
-    pub holes: usize,
-    pub max_seeds: u32,
-    pub stop: Arc<AtomicBool>,
+    /// The page's board, whose endgame tables are prepared while the server answers.
+    page: Option<TablesToPrepare>,
+    /// Those tables, once their preparation has started.
+    page_tables: OnceLock<Arc<PageTables>>,
 }
 
 impl Registry {
     /// A registry of the boards of `rules`, whose solvers share `total_bytes` of
     /// transposition table between them and find their endgame tables with `probe`; each
     /// solver has `threads` threads, of which a search uses as many as `width` says.
-    /// With `build`, that board's solver builds its missing tables first.
+    /// With `page`, that board's solver is made at once and its tables prepared meanwhile.
     pub fn new(
         rules: RuleSet,
         total_bytes: usize,
         probe: ProbeArgs,
         threads: usize,
         width: Width,
-        build: Option<TablesToBuild>,
+        page: Option<TablesToPrepare>,
     ) -> Registry {
         let boards: HashMap<Board, OnceCell<Arc<BoardSolver>>> =
             (1..=MAX_HOLES).map(|holes| (Board { rules, holes }, OnceCell::new())).collect();
-        Registry { rules, boards, total_bytes, probe, threads, width, build }
+        Registry { rules, boards, total_bytes, probe, threads, width, page, page_tables: OnceLock::new() }
+    }
+
+    /// Starts preparing the page's board's tables (once; returns at once), so that the status
+    /// reports them from the first request on.
+    pub fn prepare_page_tables(&self) -> Option<Arc<PageTables>> {
+        let page = self.page.as_ref()?;
+        let rules = ruleset::RuleSet::new(self.rules.0, page.holes).ok()?;
+        let threads = self.threads;
+        Some(self.page_tables.get_or_init(|| PageTables::prepare(rules, page, threads)).clone())
+    }
+
+    /// The page's board's tables for `/api/status`: how far their preparation is (`None`
+    /// without tables for it).
+    pub fn page_tables_json(&self) -> serde_json::Value {
+        self.page_tables.get().map_or(serde_json::Value::Null, |tables| tables.json())
+    }
+
+    /// Waits for the page's board's tables to end their preparation (a build stopped at
+    /// shutdown then says which tiers it kept).
+    pub fn finish_page_tables(&self) {
+        if let Some(tables) = self.page_tables.get() {
+            tables.finish();
+        }
     }
 
     /// The rules this server plays.
@@ -107,9 +140,10 @@ impl Registry {
         self.boards.values().filter(|cell| cell.initialized()).count()
     }
 
-    /// The solver of `position`'s board under `rule_set`, made (and its tables loaded, or for
-    /// the board of `--build-tables` built where missing, on a blocking thread) the first time
-    /// it is asked for. A failure is not kept: the next request tries again.
+    /// The solver of `position`'s board under `rule_set`, made (and its tables loaded on a
+    /// blocking thread; the page's board's prepared on a thread of their own, answering as
+    /// they get ready, so that no request waits for them) the first time it is asked for. A
+    /// failure is not kept: the next request tries again.
     ///
     /// # Errors
     /// [`ApiError::Failure`] if a table file is present but unreadable or damaged.
@@ -119,20 +153,19 @@ impl Registry {
         let cell = self.boards.get(&board).ok_or_else(|| ApiError::BadRequest(format!("no board of {} holes per row", board.holes)))?;
         let config = Config { threads: self.threads, tt_bytes: table_bytes(self.total_bytes, board.holes) };
         let (probe, width) = (self.probe.clone(), self.width.clone());
-        let build = self.build.as_ref().filter(|b| b.holes == board.holes).map(|b| (b.max_seeds, b.stop.clone()));
+        let page = self.page.as_ref().is_some_and(|page| page.holes == board.holes && rule_set == self.rules);
+        let prepared = if page { self.prepare_page_tables() } else { None };
         let made = cell
             .get_or_try_init(|| async move {
                 let load = move || {
-                    let failure = |e: CliError| ApiError::Failure(e.to_string());
-                    let oracle = match build {
-                        Some((max_seeds, stop)) => {
-                            let (tables, _) =
-                                build_and_say(rules, &probe, max_seeds, config.threads, stop, "dakon serve").map_err(failure)?;
-                            Some(Arc::new(tables) as Arc<dyn Oracle<ruleset::RuleSet>>)
+                    let (oracle, tables) = match prepared {
+                        Some(prepared) => (Some(prepared.clone() as Arc<dyn Oracle<ruleset::RuleSet>>), BoardTables::Prepared(prepared)),
+                        None => {
+                            let oracle = probe.open(rules).map_err(|e: CliError| ApiError::Failure(e.to_string()))?;
+                            let present = oracle.is_some();
+                            (oracle, BoardTables::Loaded(present))
                         }
-                        None => probe.open(rules).map_err(failure)?,
                     };
-                    let tables = oracle.is_some();
                     Ok(Arc::new(BoardSolver { solver: Solver::new(rules, config, oracle).with_width(width), tables }))
                 };
                 tokio::task::spawn_blocking(load).await.map_err(|e| ApiError::Failure(format!("loading the solver failed: {e}")))?

@@ -22,6 +22,7 @@ pub fn router(service: Arc<Service>) -> Router {
         .route("/api/analyse", get(analyse))
         .route("/api/play", get(play))
         .route("/api/show", get(show))
+        .route("/api/record", get(record))
         .route("/api/status", get(status))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
@@ -59,13 +60,17 @@ async fn show(State(service): State<Arc<Service>>, RawQuery(query): RawQuery) ->
     service.show(query.as_deref()).map(Json)
 }
 
+async fn record(State(service): State<Arc<Service>>, RawQuery(query): RawQuery) -> JsonAnswer {
+    service.read_record(query.as_deref()).map(Json)
+}
+
 async fn status(State(service): State<Arc<Service>>) -> Json<serde_json::Value> {
     Json(service.status())
 }
 
 async fn not_found(uri: Uri) -> ApiError {
     ApiError::NotFound(format!(
-        "no such path: {}; the page is at /, the API at /api/analyse, /api/play, /api/show and /api/status",
+        "no such path: {}; the page is at /, the API at /api/analyse, /api/play, /api/show, /api/record and /api/status",
         uri.path()
     ))
 }

@@ -20,6 +20,7 @@ use super::query::{Params, TimeLimit};
 use super::registry::Registry;
 use super::rule_set::RuleSet;
 use crate::commands::{play, show};
+use crate::game_record::{number, GameRecord};
 use crate::results_db::{prior_of, Prior, ResultsDb};
 
 /// The parameters `/api/analyse` takes.
@@ -28,6 +29,8 @@ pub const ANALYSE_PARAMETERS: &[&str] = &["position", "time_limit", "rules", "ho
 pub const PLAY_PARAMETERS: &[&str] = &["position", "hole", "rules", "holes", "seeds"];
 /// The parameters `/api/show` takes.
 pub const SHOW_PARAMETERS: &[&str] = &["position", "rules", "holes", "seeds"];
+/// The parameters `/api/record` takes.
+pub const RECORD_PARAMETERS: &[&str] = &["record"];
 
 /// Identical analyses: same rules, same position, same time limit.
 type SearchKey = (RuleSet, Position, Duration);
@@ -221,6 +224,34 @@ impl Service {
         Ok(board(params.rules(self.registry.rules())?, &params.position()?))
     }
 
+    /// Answers `/api/record`: a game record (`docs/game-records.md`) read, every move checked:
+    /// the record as written back, its start, and every move with the positions around it.
+    ///
+    /// # Errors
+    /// [`ApiError::BadRequest`] for a malformed record (its line, turn and move) or one of
+    /// other rules than this server plays.
+    pub fn read_record(&self, query: Option<&str>) -> Result<serde_json::Value, ApiError> {
+        let params = Params::parse(query, RECORD_PARAMETERS)?;
+        let record = GameRecord::parse(params.required("record")?).map_err(|e| ApiError::BadRequest(format!("game record: {e}")))?;
+        let served = self.registry.rules();
+        if record.rules != served.0 {
+            return Err(ApiError::BadRequest(format!("a game of {} rules: this server plays {}", record.rules, served.name())));
+        }
+        let plies: Vec<serde_json::Value> = record
+            .plies()
+            .iter()
+            .map(|ply| {
+                serde_json::json!({
+                    "turn": ply.turn, "hole": ply.hole, "player": number(ply.before.mover()),
+                    "before": ply.before.to_string(), "after": ply.after.to_string(),
+                })
+            })
+            .collect();
+        Ok(serde_json::json!({
+            "rules": served.name(), "start": record.start.to_string(), "record": record.to_string(), "plies": plies,
+        }))
+    }
+
     /// Answers `/api/status`: the load and what has been done.
     pub fn status(&self) -> serde_json::Value {
         serde_json::json!({
@@ -232,6 +263,7 @@ impl Service {
             "cache_entries": self.cache.len(),
             "db": self.db.as_ref().map(|db| db.path().display().to_string()),
             "boards_in_use": self.registry.boards_in_use(),
+            "tables": self.registry.page_tables_json(),
             "table_mib_per_board": self.registry.table_mib(),
             "time_limit_cap": self.time_cap.as_secs_f64(),
             "refine_seconds": self.refine_limit.as_secs_f64(),

@@ -11,6 +11,14 @@ const BOUNDS_SECONDS = 0.2;
 const QUICK_SECONDS = 0.5;
 /** The time menu's choices; those above the server's cap are left out. */
 const TIME_CHOICES = [1, 2, 5, 10, 30, 60];
+/** How often the page asks again for a server that does not answer, in ms. */
+const RETRY_MS = 2000;
+/** How long the page waits for a second digit of a hole number, in ms. */
+const DIGIT_MS = 700;
+/** Below this width in pixels a hole shows its count alone: dots would crowd it. */
+const COMPACT_HOLE_PX = 44;
+/** What the page remembers across reloads (localStorage keys). */
+const SAVED = { timeLimit: "dakon.time-limit", shortcuts: "dakon.shortcuts" };
 
 const state = {
   /** Positions of the game: {board, move}; move is what led there (null for the first). */
@@ -28,9 +36,18 @@ const state = {
 
 // ---- The API ----
 
+/** An error of a server that does not answer at all (stopped, or the network is down). */
+class Offline extends Error {}
+
 async function api(path, params, signal) {
   const query = new URLSearchParams(params).toString();
-  const response = await fetch(`/api/${path}?${query}`, { signal });
+  let response;
+  try {
+    response = await fetch(`/api/${path}?${query}`, { signal });
+  } catch (error) {
+    if (error.name === "AbortError") throw error;
+    throw new Offline("The server does not answer (is dakon serve still running?). Trying again every few seconds…");
+  }
   const body = await response.json().catch(() => ({ error: `the server answered ${response.status}` }));
   if (!response.ok) {
     throw new Error(body.error || `the server answered ${response.status}`);
@@ -44,12 +61,6 @@ const signed = (v) => (v > 0 ? `+${v}` : v < 0 ? `−${-v}` : "0");
 const plural = (count, noun) => `${count} ${noun}${count === 1 ? "" : "s"}`;
 const current = () => state.history[state.index].board;
 const ownerOf = (hole, n) => (hole >= n ? 0 : 1);
-
-/** The mover's holes from the left as drawn: the keys 1 to n. */
-function moverHoles(board) {
-  const n = board.holes;
-  return Array.from({ length: n }, (_, i) => (board.to_move === 0 ? n + i : i));
-}
 
 /** Whether move m is proven at least as good as every other move. */
 function isBest(m, moves) {
@@ -102,7 +113,6 @@ function drawBoard() {
   const analysis = state.analysis;
   const values = new Map();
   if (analysis) for (const m of analysis.moves) values.set(m.hole, m);
-  const keys = new Map(moverHoles(board).map((hole, i) => [hole, i + 1]));
   const last = state.history[state.index].move;
   const worst = analysis ? Math.max(0, ...analysis.moves.filter((m) => m.exact).map((m) => analysis.moves[0].lower - m.lower)) : 0;
 
@@ -141,12 +151,6 @@ function drawBoard() {
     if (last && last.hole === hole) button.classList.add("last-played");
     button.appendChild(seedsElement(seeds, false));
     let description = `hole ${hole}, ${plural(seeds, "seed")}`;
-    if (legal && keys.has(hole)) {
-      const key = document.createElement("span");
-      key.className = "key";
-      key.textContent = String(keys.get(hole));
-      button.appendChild(key);
-    }
 
     const badge = cell("move-value", valueRow, column);
     const m = values.get(hole);
@@ -177,6 +181,15 @@ function drawBoard() {
     element.appendChild(badge);
     element.appendChild(button);
   }
+  fitSeeds();
+}
+
+/** Small holes show their counts alone, large enough to read: dots would crowd them. */
+function fitSeeds() {
+  const hole = document.querySelector("#board .hole");
+  const board = $("board");
+  board.classList.remove("compact");
+  if (hole && hole.getBoundingClientRect().width < COMPACT_HOLE_PX) board.classList.add("compact");
 }
 
 function drawTurn() {
@@ -193,6 +206,22 @@ function drawTurn() {
   const row = board.to_move === 0 ? "bottom row" : "top row";
   turn.textContent = `Player ${board.to_move} to move (${row}) · score S0 ${board.stores[0]} – S1 ${board.stores[1]}`;
   turn.classList.add(`p${board.to_move}`);
+}
+
+/** What the numbers on the board mean, for the player to move now. */
+function drawLegend() {
+  const board = current();
+  const legend = $("legend");
+  if (board.game_over) {
+    legend.textContent = "The game is over: no move to value.";
+    return;
+  }
+  legend.textContent =
+    `Each number over a hole is what that move is worth to player ${board.to_move}, who is to move: ` +
+    "the final store difference (their store minus the other's) if both play perfectly after it. " +
+    "Green: a best move. Amber to red: a worse move, the redder the more it costs. " +
+    "Two stacked numbers in a dashed box: the lowest and highest value proven so far. " +
+    "Holes are numbered as in the position's notation; type a number to play that hole.";
 }
 
 function drawSummary() {
@@ -243,9 +272,10 @@ function drawMoves() {
     const button = document.createElement("button");
     button.type = "button";
     button.className = `small move${i === state.index ? " current" : ""}${i > state.index ? " undone" : ""}`;
+    if (i > state.index) button.title = "undone: redo to play it again";
     button.dataset.index = String(i);
     button.textContent = `${move.hole}${move.extra_move && !move.game_over ? "+" : ""}${move.capture ? `×${move.captured}` : ""}`;
-    button.title = describeMove(move);
+    button.title = `${button.title ? `${button.title}; ` : ""}${describeMove(move)}`;
     turn.appendChild(button);
   }
   if (state.history.length === 1) {
@@ -271,6 +301,7 @@ function drawPosition() {
 function draw() {
   drawBoard();
   drawTurn();
+  drawLegend();
   drawSummary();
   drawMoves();
   drawPosition();
@@ -289,19 +320,54 @@ function showError(message) {
 function stopTimer() {
   if (state.search) clearInterval(state.search.timer);
   $("stop").hidden = true;
+  $("search-clock").textContent = "";
+}
+
+/** Sets the status line, a live region: only a change of words is written (and announced). */
+function setStatus(text) {
+  const status = $("search-status");
+  if (status.textContent !== text) status.textContent = text;
+}
+
+/** Waits for a server that stopped answering, then analyses again. */
+function recover() {
+  if (state.retry) return;
+  state.retry = setInterval(async () => {
+    try {
+      await api("status", {});
+    } catch {
+      return;
+    }
+    clearInterval(state.retry);
+    state.retry = 0;
+    showError("");
+    analyse();
+  }, RETRY_MS);
 }
 
 /** Whether every move of an analysis has its exact value. */
 const solved = (analysis) => analysis.exact && analysis.moves.every((m) => m.exact);
 
-/** The status line of a finished analysis. */
-function finishedStatus(analysis, why) {
-  const took = `${analysis.seconds.toFixed(analysis.seconds < 0.1 ? 3 : 2)} s`;
+/** The status line of a finished analysis that took `waited` seconds from the first ask. */
+function finishedStatus(analysis, why, waited) {
+  const took = `${waited.toFixed(waited < 0.1 ? 3 : 2)} s`;
   if (solved(analysis)) {
-    const source = analysis.from_database ? " (from the server's results database)" : analysis.cached ? " (remembered by the server)" : "";
+    const source = analysis.from_database ? " (remembered in the server's results database)" : analysis.cached ? " (remembered by the server)" : "";
     return `Solved exactly in ${took}${source}${analysis.tables ? ", with endgame tables" : ""}.`;
   }
   return `${why}: showing the bounds proven so far (kept by the server: asking again goes on from them).`;
+}
+
+/** What a refining round works on: what is exact, and what is still open. */
+function refiningStatus(analysis) {
+  const open = analysis.moves.filter((m) => !m.exact);
+  const widest = open.reduce((w, m) => (!w || m.upper - m.lower > w.upper - w.lower ? m : w), null);
+  const moves = open.length === 0 ? "" : `${plural(open.length, "move")} of ${analysis.moves.length} still open` +
+    (widest ? ` (widest: hole ${widest.hole}, ${signed(widest.lower)}…${signed(widest.upper)})` : "");
+  const position = analysis.exact
+    ? `the position's value ${signed(analysis.value)} is exact`
+    : `the position's value is between ${signed(analysis.lower)} and ${signed(analysis.upper)}`;
+  return `Refining: ${moves ? `${moves}; ` : ""}${position}`;
 }
 
 /**
@@ -318,12 +384,11 @@ async function analyse({ seconds, stopped = false } = {}) {
     state.search = null;
   }
   const position = current().position;
-  const status = $("search-status");
   const remembered = state.known.get(position);
   state.analysis = remembered ? remembered.analysis : null;
   draw();
   if (remembered) {
-    status.textContent = remembered.status;
+    setStatus(`Solved exactly (remembered by this page)${remembered.analysis.tables ? ", with endgame tables" : ""}.`);
     return;
   }
   const controller = new AbortController();
@@ -332,11 +397,16 @@ async function analyse({ seconds, stopped = false } = {}) {
   state.search = search;
   const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
   let doing = "Searching";
-  const tick = () => (status.textContent = `${doing}… ${elapsed()}`);
+  // The words go to the live region when they change; the clock, outside it, ticks.
+  const tick = () => {
+    setStatus(`${doing}…`);
+    $("search-clock").textContent = elapsed();
+  };
   tick();
   search.timer = setInterval(tick, 100);
   $("stop").hidden = false;
   const wanted = Math.min(seconds ?? Number($("time-limit").value), state.limits.cap);
+  pollTables();
   let limit = stopped || wanted <= QUICK_SECONDS ? wanted : QUICK_SECONDS;
   try {
     let analysis = null;
@@ -353,17 +423,18 @@ async function analyse({ seconds, stopped = false } = {}) {
           why = `Stopped refining after ${Math.round(spent)} s, the server's limit per position`;
           break;
         }
-        doing = `Refining the bounds (${signed(analysis.lower)}…${signed(analysis.upper)})`;
+        doing = refiningStatus(analysis);
         limit = Math.min(limit * 2, state.limits.cap, Math.max(state.limits.refine - spent, 0.1));
       } else {
-        doing = "Refining the bounds";
+        doing = refiningStatus(analysis);
         limit = wanted;
       }
     }
+    const waited = (performance.now() - started) / 1000;
     stopTimer();
     state.search = null;
-    status.textContent = finishedStatus(analysis, why);
-    if (solved(analysis)) state.known.set(position, { analysis, status: status.textContent });
+    setStatus(finishedStatus(analysis, why, waited));
+    if (solved(analysis)) state.known.set(position, { analysis });
     draw();
   } catch (error) {
     if (state.search !== search) return;
@@ -371,13 +442,14 @@ async function analyse({ seconds, stopped = false } = {}) {
     state.search = null;
     if (error.name === "AbortError") {
       if (search.stopped) {
-        status.textContent = `Stopped after ${elapsed()}; gathering the bounds proven so far…`;
+        setStatus(`Stopped after ${elapsed()}; gathering the bounds proven so far…`);
         analyse({ seconds: BOUNDS_SECONDS, stopped: true });
       }
       return;
     }
-    status.textContent = "";
+    setStatus("");
     showError(error.message);
+    if (error instanceof Offline) recover();
   }
 }
 
@@ -408,6 +480,7 @@ async function playHole(hole) {
     analyse();
   } catch (error) {
     showError(error.message);
+    if (error instanceof Offline) recover();
   }
 }
 
@@ -429,6 +502,7 @@ async function open(params) {
     return true;
   } catch (error) {
     showError(error.message);
+    if (error instanceof Offline) recover();
     return false;
   }
 }
@@ -452,7 +526,185 @@ function offerTimes(cap) {
     option.textContent = `${t} s`;
     menu.appendChild(option);
   }
-  menu.value = String(choices.includes(10) ? 10 : cap);
+  const saved = Number(load(SAVED.timeLimit));
+  menu.value = String(choices.includes(saved) ? saved : choices.includes(10) ? 10 : cap);
+}
+
+/** A value saved across reloads (null when storage is off). */
+function load(key) {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function save(key, value) {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    // Storage off (a private window): the choice lasts until the page is left.
+  }
+}
+
+// ---- The endgame tables ----
+
+/** Says how far the server's tables for the page's board are, asking again while they are prepared. */
+async function pollTables() {
+  if (state.tablesTimer) return;
+  let tables;
+  try {
+    tables = (await api("status", {})).tables;
+  } catch {
+    return;
+  }
+  const line = $("tables-status");
+  const preparing = tables && (tables.state === "building" || tables.state === "loading");
+  if (preparing) {
+    const doing = tables.state === "building" ? "being built (once)" : "loading";
+    line.textContent = `Endgame tables for ${tables.holes} holes a row ${doing}: ${tables.tiers_ready} of ${tables.tiers} tiers ready. Searches go on meanwhile, slower near the end of the game.`;
+    state.tablesTimer = setTimeout(() => {
+      state.tablesTimer = 0;
+      pollTables();
+    }, RETRY_MS);
+  } else if (tables && tables.state === "failed") {
+    line.textContent = `The endgame tables could not be prepared (${tables.message}); searches go on without them.`;
+  }
+  line.hidden = !(preparing || (tables && tables.state === "failed"));
+}
+
+// ---- The game review ----
+
+/** The record of the game shown, to its current move (docs/game-records.md): a turn line per
+ * player's turn, an extra move staying on its line. */
+function recordOfGame() {
+  const first = state.history[0].board;
+  const lines = [`rules ${first.rules}`, `position ${first.position}`];
+  let turn = [];
+  for (let i = 1; i <= state.index; i++) {
+    const move = state.history[i].move;
+    turn.push(move.hole);
+    if (!(move.extra_move && !move.game_over) || i === state.index) {
+      lines.push(`${lines.length - 1}. ${turn.join(" ")}`);
+      turn = [];
+    }
+  }
+  return lines.join("\n");
+}
+
+/** A value or its bounds, for a table cell. */
+const shownSpan = (span) => (span.lower === span.upper ? signed(span.lower) : `${signed(span.lower)}…${signed(span.upper)}`);
+
+/** The mark of a move that costs at least `cost`, from `before` to `after` (the mover's view). */
+function markOf(cost, before, after) {
+  const thrown = (before.lower > 0 && after.upper <= 0) || (before.lower >= 0 && after.upper < 0);
+  if (cost >= 8 || (cost > 0 && thrown)) return "??";
+  if (cost >= 3) return "?";
+  if (cost >= 1) return "?!";
+  return "";
+}
+
+/** Reviews a game record: the server reads it (refusing a malformed one with its line and
+ * move), then every position is analysed (the results database first), and each move's value
+ * before and after, cost, mark and the best line where it is marked are shown. */
+async function reviewRecord(text) {
+  const section = $("review");
+  const status = $("review-status");
+  section.hidden = false;
+  $("review-table").replaceChildren();
+  $("review-graph").replaceChildren();
+  let game;
+  try {
+    game = await api("record", { record: text.trim() });
+  } catch (error) {
+    status.textContent = error.message;
+    if (error instanceof Offline) recover();
+    return;
+  }
+  const link = `${location.pathname}?record=${encodeURIComponent(game.record.trim())}`;
+  $("review-link").href = link;
+  const positions = [game.start, ...game.plies.map((p) => p.after)];
+  const analyses = [];
+  const limit = Math.min(Number($("time-limit").value), state.limits.cap);
+  const started = performance.now();
+  state.reviewing = text;
+  for (let i = 0; i < positions.length; i++) {
+    status.textContent = `Reviewing: position ${i + 1} of ${positions.length}…`;
+    try {
+      analyses.push(await api("analyse", { position: positions[i], time_limit: limit }));
+    } catch (error) {
+      status.textContent = error.message;
+      return;
+    }
+    if (state.reviewing !== text) return;
+  }
+  const span = (a) => ({ lower: a.lower, upper: a.upper });
+  const rows = game.plies.map((ply, i) => {
+    const before = span(analyses[i]);
+    const played = analyses[i].moves.find((m) => m.hole === ply.hole);
+    const after = { lower: played.lower, upper: played.upper };
+    const cost = { lower: Math.max(0, before.lower - after.upper), upper: Math.max(0, before.upper - after.lower) };
+    const mark = markOf(cost.lower, before, after);
+    return { ply, number: i + 1, before, after, cost, mark, line: mark ? analyses[i].pv : [] };
+  });
+  const forPlayer0 = analyses.map((a) => (a.to_move === 0 ? span(a) : { lower: -a.upper, upper: -a.lower }));
+  drawReviewGraph(forPlayer0, rows);
+  drawReviewTable(rows);
+  const exact = rows.every((r) => r.cost.lower === r.cost.upper);
+  const remembered = analyses.filter((a) => a.from_database || a.cached).length;
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  status.textContent = `${plural(rows.length, "move")} reviewed in ${seconds} s (${remembered} of ${positions.length} positions remembered by the server)` +
+    `${exact ? "" : "; some values are bounds: a longer time limit narrows them"}.`;
+}
+
+function drawReviewGraph(values, rows) {
+  const svg = $("review-graph");
+  const [width, height, pad] = [600, 160, 8];
+  const top = Math.max(1, ...values.map((v) => Math.max(Math.abs(v.lower), Math.abs(v.upper))));
+  const x = (i) => pad + (i * (width - 2 * pad)) / Math.max(1, values.length - 1);
+  const y = (v) => height / 2 - (v * (height / 2 - pad)) / top;
+  const make = (name, attributes) => {
+    const element = document.createElementNS(svg.namespaceURI, name);
+    for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, String(value));
+    svg.appendChild(element);
+    return element;
+  };
+  make("line", { class: "zero", x1: pad, x2: width - pad, y1: y(0), y2: y(0) });
+  const middle = (v) => (v.lower + v.upper) / 2;
+  make("polyline", { class: "value", points: values.map((v, i) => `${x(i)},${y(middle(v))}`).join(" ") });
+  for (const row of rows) {
+    if (!row.mark) continue;
+    const i = row.number;
+    const severity = { "?!": 1, "?": 2, "??": 3 }[row.mark];
+    const dot = make("circle", { class: `mark m${severity}`, cx: x(i), cy: y(middle(values[i])), r: 5 });
+    const title = document.createElementNS(svg.namespaceURI, "title");
+    title.textContent = `move ${i}: hole ${row.ply.hole}${row.mark}, costs ${shownSpan(row.cost)}`;
+    dot.appendChild(title);
+  }
+}
+
+function drawReviewTable(rows) {
+  const table = $("review-table");
+  const head = document.createElement("tr");
+  for (const name of ["move", "player", "hole", "before", "after", "cost", "", "best line"]) {
+    const th = document.createElement("th");
+    th.textContent = name;
+    head.appendChild(th);
+  }
+  table.replaceChildren(head);
+  rows.forEach((row, i) => {
+    const tr = document.createElement("tr");
+    if (row.mark) tr.className = "marked";
+    const cells = [String(i + 1), `P${row.ply.player}`, String(row.ply.hole), shownSpan(row.before), shownSpan(row.after),
+      row.cost.lower === row.cost.upper ? String(row.cost.lower) : `${row.cost.lower}…${row.cost.upper}`, row.mark, row.line.join(" ")];
+    cells.forEach((text, c) => {
+      const td = document.createElement("td");
+      td.textContent = text;
+      if (c === 7) td.className = "line";
+      tr.appendChild(td);
+    });
+    table.appendChild(tr);
+  });
 }
 
 // ---- Copying ----
@@ -502,7 +754,14 @@ async function setUp() {
   $("redo").addEventListener("click", () => goTo(state.index + 1));
   $("play-best").addEventListener("click", playBest);
   $("stop").addEventListener("click", stopSearch);
-  $("time-limit").addEventListener("change", () => analyse());
+  $("time-limit").addEventListener("change", () => {
+    save(SAVED.timeLimit, $("time-limit").value);
+    analyse();
+  });
+  const shortcuts = $("shortcuts");
+  shortcuts.checked = load(SAVED.shortcuts) !== "off";
+  shortcuts.addEventListener("change", () => save(SAVED.shortcuts, shortcuts.checked ? "on" : "off"));
+  window.addEventListener("resize", fitSeeds);
   // Once a game is opened the keys play on the board again, so the form lets go of them.
   $("new-game").addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -510,7 +769,8 @@ async function setUp() {
   });
   $("paste").addEventListener("submit", async (event) => {
     event.preventDefault();
-    if (await open({ position: $("position-input").value })) {
+    // Stray spaces around a pasted position are the clipboard's, not the user's.
+    if (await open({ position: $("position-input").value.trim() })) {
       $("position-input").value = "";
       document.activeElement.blur();
     }
@@ -518,6 +778,9 @@ async function setUp() {
   $("copy").addEventListener("click", (event) => copy(current().position, event.target));
   $("copy-link").addEventListener("click", (event) => copy(new URL($("link").href, location.href).href, event.target));
   document.addEventListener("keydown", onKey);
+  $("review-game").addEventListener("click", () => reviewRecord(recordOfGame()));
+  $("review-record").addEventListener("click", () => reviewRecord($("record-input").value));
+  $("copy-record").addEventListener("click", (event) => copy(recordOfGame(), event.target));
 
   // What the server allows, before the first search.
   try {
@@ -527,6 +790,7 @@ async function setUp() {
     // An older or busy server: keep the defaults; its answers say when a limit was clamped.
   }
   offerTimes(state.limits.cap);
+  pollTables();
   const start = { position: "start", holes: document.body.dataset.holes, seeds: document.body.dataset.seeds };
   const params = new URLSearchParams(location.search);
   const first = {};
@@ -534,6 +798,10 @@ async function setUp() {
   if (!first.position) Object.assign(first, start);
   else if (first.position === "start" && !first.holes) Object.assign(first, start);
   const opened = await open(first);
+  if (params.has("record")) {
+    $("record-input").value = params.get("record");
+    reviewRecord(params.get("record"));
+  }
   if (opened) return;
   // A link whose position the server refuses opens the start, and says why.
   const refused = $("error").textContent;
@@ -548,6 +816,7 @@ function onKey(event) {
   }
   const typing = event.target.closest("input, select, textarea");
   if (typing || event.altKey || event.metaKey) return;
+  const single = $("shortcuts").checked;
   if (event.ctrlKey) {
     if (event.key === "z") goTo(state.index - 1);
     else if (event.key === "y") goTo(state.index + 1);
@@ -556,17 +825,34 @@ function onKey(event) {
     return;
   }
   const key = event.key.toLowerCase();
-  if (/^[1-9]$/.test(key)) {
-    const hole = moverHoles(current())[Number(key) - 1];
-    if (hole !== undefined) playHole(hole);
-  } else if (key === "arrowleft" || key === "u") goTo(state.index - 1);
-  else if (key === "arrowright" || key === "r") goTo(state.index + 1);
-  else if (key === "b" || (key === "enter" && !event.target.closest("button, a"))) playBest();
+  if (key === "arrowleft") goTo(state.index - 1);
+  else if (key === "arrowright") goTo(state.index + 1);
+  else if (key === "enter" && !event.target.closest("button, a")) playBest();
+  else if (!single) return;
+  else if (/^[0-9]$/.test(key)) typeDigit(key);
+  else if (key === "u") goTo(state.index - 1);
+  else if (key === "r") goTo(state.index + 1);
+  else if (key === "b") playBest();
   else if (key === "c") copy(current().position, $("copy"));
   else if (key === "p") $("position-input").focus();
   else if (key === "n") $("holes").focus();
   else return;
   event.preventDefault();
+}
+
+/** A digit of a hole number: played as soon as no legal hole's number goes on from it, else
+ * after a short wait for the next digit. */
+function typeDigit(digit) {
+  clearTimeout(state.digitTimer);
+  state.digits = (state.digits || "") + digit;
+  const typed = state.digits;
+  const legal = current().legal_moves.map(String);
+  const play = () => {
+    state.digits = "";
+    if (legal.includes(typed)) playHole(Number(typed));
+  };
+  if (legal.some((hole) => hole.length > typed.length && hole.startsWith(typed))) state.digitTimer = setTimeout(play, DIGIT_MS);
+  else play();
 }
 
 document.addEventListener("DOMContentLoaded", () => setUp());
