@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
+use super::budget::{check_one_process, resident_bytes};
 use super::error::TableError;
 use super::file::{write_solved, TableFile};
 use super::name::tier_path;
@@ -24,12 +25,20 @@ pub struct BuildOptions {
     /// Raised from outside (Ctrl-C) to stop: the tier in progress is dropped, finished tiers
     /// stay on disk.
     pub stop: Option<Arc<AtomicBool>>,
+    /// The most bytes a process may hold (`--memory-mb`): a tier that would pass it is refused
+    /// before it starts ([`budget`](super::budget)). `None`: no bound.
+    pub memory_limit: Option<u64>,
 }
 
 impl Default for BuildOptions {
     /// All cores, no progress bars, no stop flag.
     fn default() -> Self {
-        BuildOptions { threads: std::thread::available_parallelism().map_or(1, |n| n.get()), progress: false, stop: None }
+        BuildOptions {
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            progress: false,
+            stop: None,
+            memory_limit: None,
+        }
     }
 }
 
@@ -228,8 +237,12 @@ fn build_keeping<R: Rules>(
             report.tiers.push(TierReport { seeds, path, entries, bytes: file.size(), built: false, elapsed: Duration::ZERO });
             continue;
         }
+        if let Some(limit) = options.memory_limit {
+            let lower_positions = lower.iter().map(|t| t.len() as u64).sum();
+            check_one_process(seeds, limit, resident_bytes(), lower_positions, rules.tier_size(seeds))?;
+        }
         let started = Instant::now();
-        let bar = progress_bar(options.progress, seeds, rules.tier_size(seeds));
+        let bar = tier_progress_bar(options.progress, seeds, rules.tier_size(seeds));
         let task = TierTask { rules, seeds, lower: &lower, stop: options.stop.as_deref(), progress: &bar };
         let Some(solved) = solver.solve(&task)? else {
             bar.abandon_with_message("interrupted");
@@ -248,7 +261,8 @@ fn build_keeping<R: Rules>(
     Ok((report, lower))
 }
 
-fn progress_bar(show: bool, seeds: u32, entries: u64) -> ProgressBar {
+/// The progress bar of building tier `seeds` (`entries` positions), hidden unless `show`.
+pub fn tier_progress_bar(show: bool, seeds: u32, entries: u64) -> ProgressBar {
     if !show {
         return ProgressBar::hidden();
     }

@@ -10,6 +10,7 @@
 //!
 //! The format is described byte by byte in `tables/README.md` and in [`format`].
 
+pub mod budget;
 mod builder;
 mod compact;
 mod error;
@@ -20,13 +21,18 @@ mod predict;
 mod reader;
 mod residual;
 mod retrograde;
+mod shard;
+mod tier_shard;
 
 pub use builder::{
-    build_and_load, build_tiers, build_tiers_with, worker_pool, BuildOptions, BuildReport, TierReport, TierSolver, TierTask,
+    build_and_load, build_tiers, build_tiers_with, tier_progress_bar, worker_pool, BuildOptions, BuildReport, TierReport, TierSolver,
+    TierTask,
 };
 pub use compact::{CompactTier, TierValues, WrongParity, LINE_POSITIONS};
 pub use error::TableError;
-pub use file::{block_count, encode_solved_block, write_encoded_table, write_table, EncodedBlock, TableFile};
+pub use file::{table_meta, write_table, EncodedBlock, TableFile};
 pub use name::{file_name, tier_path, EXTENSION};
 pub use reader::{probe_file, LoadOptions, LoadPlan, TableSet};
-pub use retrograde::{SharedTier, SolvedTier};
+pub use retrograde::SolvedTier;
+pub use shard::{foreign_leaves, FetchedTier, OwnTiers, ShardMap, SuccessorKey};
+pub use tier_shard::{Moves, TierShard};
