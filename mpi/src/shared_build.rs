@@ -108,6 +108,7 @@ pub fn build_tiers<R: Rules>(
         report: SharedBuildReport::default(),
     };
     let present: Vec<bool> = (0..=max_seeds).map(|k| tier_path(rules, dir, k).exists()).collect();
+    agree_on_present(cluster, &present)?;
     let highest_missing = (0..=max_seeds).rev().find(|&k| !present[k as usize]);
     for seeds in 0..=max_seeds {
         let path = tier_path(rules, dir, seeds);
@@ -374,6 +375,26 @@ impl Build<'_> {
         self.report.phases = self.phases;
         Ok(self.report)
     }
+}
+
+/// Fails on every rank unless every rank found the same tiers present (`present[k]`: tier
+/// `k`): ranks that load different tiers would wait in different exchanges.
+fn agree_on_present(cluster: &Cluster, present: &[bool]) -> Result<(), TableError> {
+    let mut mine = [0u64; 2];
+    for (k, _) in present.iter().enumerate().filter(|(_, &p)| p) {
+        mine[k / 64] |= 1 << (k % 64);
+    }
+    let mut all = vec![0u64; 2 * cluster.size()];
+    cluster.world().all_gather_into(&mine[..], &mut all[..]);
+    let Some(rank) = all.chunks_exact(2).position(|other| other != mine) else { return Ok(()) };
+    let first_difference = (0..present.len()).find(|&k| (all[2 * rank + k / 64] >> (k % 64)) & 1 != u64::from(present[k])).unwrap_or(0);
+    Err(TableError::Shared {
+        seeds: first_difference as u32,
+        detail: format!(
+            "rank {} and rank {rank} see different tiers present: every rank must see the same tables directory (a shared file system) with the same files",
+            cluster.rank()
+        ),
+    })
 }
 
 /// Every rank's `header`, by rank.
