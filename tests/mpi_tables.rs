@@ -245,7 +245,7 @@ fn a_budget_one_process_refuses_four_ranks_keep() {
     let peak_mib = report["exchange"]["max_peak_rss_bytes"].as_u64().unwrap() >> 20;
     // Room for a rank's estimate beside its measured peak: the one process needs far more.
     let budget = (peak_mib + 12).to_string();
-    let mut capped = |dir: &Path| {
+    let capped = |dir: &Path| {
         let mut args = build_args(rules, holes, max_seeds, dir);
         args.extend(["--memory-mb", &budget]);
         args.into_iter().map(String::from).collect::<Vec<_>>()
