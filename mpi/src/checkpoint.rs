@@ -11,9 +11,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use dakon_solver::atomic_file::write_atomically;
-use dakon_solver::rules::Rules;
 use dakon_solver::tables::format::checksum;
 use dakon_solver::tables::{TableError, TierShard};
+use dakon_solver::tier_layout::TierLayout;
 use mpi::datatype::PartitionMut;
 use mpi::traits::*;
 use mpi::Count;
@@ -37,7 +37,7 @@ pub(crate) struct Checkpoints<'a> {
 }
 
 impl<'a> Checkpoints<'a> {
-    pub(crate) fn new<R: Rules>(cluster: &Cluster, rules: &R, seeds: u32, tier_path: &'a Path) -> Self {
+    pub(crate) fn new<R: TierLayout>(cluster: &Cluster, rules: &R, seeds: u32, tier_path: &'a Path) -> Self {
         let identity = format!("rules {} {:?} tier {seeds}", rules.name(), rules.parameters());
         Checkpoints { tier_path, identity, rank: cluster.rank(), ranks: cluster.size(), saved: None }
     }

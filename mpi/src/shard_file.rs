@@ -11,8 +11,8 @@ use std::fs::{File, OpenOptions};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
-use dakon_solver::rules::Rules;
 use dakon_solver::tables::{table_meta, EncodedBlock, ShardMap, TableError, TierShard};
+use dakon_solver::tier_layout::TierLayout;
 use mpi::collective::SystemOperation;
 use mpi::datatype::PartitionMut;
 use mpi::traits::*;
@@ -29,7 +29,7 @@ use crate::phases::{timed, Phases};
 ///
 /// # Errors
 /// [`TableError::Io`] naming the file and the rank whose write failed (on every rank).
-pub(crate) fn write_partitioned<R: Rules>(
+pub(crate) fn write_partitioned<R: TierLayout>(
     cluster: &Cluster,
     pool: &rayon::ThreadPool,
     rules: &R,
@@ -75,7 +75,7 @@ pub(crate) fn gather_block_words(cluster: &Cluster, seeds: u32, entries: u64, ow
     Ok(ordered)
 }
 
-fn write_blocks<R: Rules>(
+fn write_blocks<R: TierLayout>(
     cluster: &Cluster,
     rules: &R,
     path: &Path,

@@ -7,9 +7,9 @@
 
 use std::path::Path;
 
-use dakon_solver::rules::Rules;
 use dakon_solver::tables::format::checksum;
 use dakon_solver::tables::{foreign_leaves, CompactTier, FetchedTier, OwnTiers, ShardMap, SuccessorKey, TableError, TableFile};
+use dakon_solver::tier_layout::TierLayout;
 
 use crate::cluster::Cluster;
 use crate::shard_file::gather_block_words;
@@ -22,7 +22,7 @@ use crate::successor_exchange::SuccessorExchange;
 /// # Errors
 /// [`TableError::Corrupt`] naming `path` if a block does not decode or the checksums differ
 /// from the header's, and a failed exchange.
-pub(crate) fn load_own_blocks<R: Rules>(
+pub(crate) fn load_own_blocks<R: TierLayout>(
     cluster: &Cluster,
     pool: &rayon::ThreadPool,
     exchange: &mut SuccessorExchange<'_>,

@@ -3,7 +3,7 @@
 //! Every tier is split into shards by file block ([`ShardMap`]: block `b` to rank `b mod N`).
 //! A rank keeps only its shards: of every finished tier packed ([`OwnTiers`], under 4 bits a
 //! position), of the tier being built two bytes a position ([`TierShard`]). It solves its
-//! positions one level of [`Rules::tier_order`] at a time, lowest first, in rounds of at most
+//! positions one level of [`BuildSchedule::tier_order`] at a time, lowest first, in rounds of at most
 //! [`ROUND`] positions: it lists their moves, reads the successors it owns, asks the owners of
 //! the others for their values ([`SuccessorExchange`]: one `MPI_Alltoallv` of keys, one of
 //! values, requests to one owner combined and without repeats), and records the values. A
@@ -17,13 +17,12 @@ use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use dakon_solver::rules::Rules;
+use dakon_solver::build_schedule::BuildSchedule;
 use dakon_solver::tables::budget::{check_rank, peak_resident_bytes, resident_bytes};
 use dakon_solver::tables::{
-    tier_path, tier_progress_bar, worker_pool, BuildOptions, BuildReport, OwnTiers, ShardMap, SuccessorKey, TableError, TableFile,
+    tier_path, worker_pool, BuildOptions, BuildProgress, BuildReport, NoProgress, OwnTiers, ShardMap, SuccessorKey, TableError, TableFile,
     TierReport, TierShard,
 };
-use indicatif::ProgressBar;
 use mpi::collective::SystemOperation;
 use mpi::traits::*;
 use rayon::prelude::*;
@@ -88,7 +87,7 @@ pub struct SharedBuildReport {
 /// `options.memory_limit`, and [`TableError::Shared`] if the ranks disagree on the tier to
 /// build. An error on one rank may leave the others waiting: the caller must then
 /// [`Cluster::abort`].
-pub fn build_tiers<R: Rules>(
+pub fn build_tiers<R: BuildSchedule>(
     cluster: &Cluster,
     rules: &R,
     dir: &Path,
@@ -156,7 +155,7 @@ struct LevelHeader {
 
 impl Build<'_> {
     /// Builds tier `seeds` into `path`; `false` if it was stopped.
-    fn tier<R: Rules>(
+    fn tier<R: BuildSchedule>(
         &mut self,
         rules: &R,
         seeds: u32,
@@ -172,7 +171,8 @@ impl Build<'_> {
             check_rank(seeds, limit, self.cluster.size(), resident_bytes(), self.own.bytes(), lower_positions, entries)?;
         }
         let started = Instant::now();
-        let bar = tier_progress_bar(options.progress, seeds, entries);
+        let bar: &dyn BuildProgress = options.progress.as_deref().unwrap_or(&NoProgress);
+        bar.tier_started(seeds, entries);
         let map = self.own.map();
         let mut shard = {
             let pool = &self.pool;
@@ -183,22 +183,22 @@ impl Build<'_> {
         // alone, successors included: it solves it without a collective a level.
         let alone = (0..=seeds).all(|j| rules.tier_size(j) <= map.block() as u64);
         let solved = if alone {
-            self.solve_alone(rules, &mut shard, options, &bar)?
+            self.solve_alone(rules, &mut shard, options, bar)?
         } else {
-            self.solve_shared(rules, &mut shard, options, partition, &mut checkpoints, &bar)?
+            self.solve_shared(rules, &mut shard, options, partition, &mut checkpoints, bar)?
         };
         if !solved {
-            bar.abandon_with_message("interrupted");
+            bar.interrupted();
             return Ok(false);
         }
         let complete = self.pool.install(|| shard.is_complete());
         if !complete {
             return Err(TableError::Shared { seeds, detail: "positions were left unsolved after the last level".into() });
         }
-        bar.set_message("compressing");
+        bar.compressing();
         let bytes = write_partitioned(self.cluster, &self.pool, rules, path, &shard, entries, &mut self.phases)?;
         checkpoints.remove(self.cluster);
-        bar.finish_with_message("done");
+        bar.tier_finished();
         if needed_later {
             let pool = &self.pool;
             let packed = timed(&mut self.phases.record, || pool.install(|| shard.into_compact()))?;
@@ -210,14 +210,14 @@ impl Build<'_> {
 
     /// Solves this rank's positions of `shard` level by level with the others, from the last
     /// checkpoint on; `false` if a rank's stop flag was raised.
-    fn solve_shared<R: Rules>(
+    fn solve_shared<R: BuildSchedule>(
         &mut self,
         rules: &R,
         shard: &mut TierShard,
         options: &BuildOptions,
         partition: &PartitionOptions,
         checkpoints: &mut Checkpoints<'_>,
-        bar: &ProgressBar,
+        bar: &dyn BuildProgress,
     ) -> Result<bool, TableError> {
         let mut levels = 0u64;
         self.cluster.world().all_reduce_into(&u64::from(shard.levels()), &mut levels, SystemOperation::max());
@@ -225,7 +225,7 @@ impl Build<'_> {
         if first > 0 {
             self.report.resumed.push((shard.seeds(), first));
             if self.cluster.is_root() {
-                bar.suspend(|| eprintln!("resumed tier {} at level {first} of {levels}", shard.seeds()));
+                eprintln!("resumed tier {} at level {first} of {levels}", shard.seeds());
             }
         }
         let mut last_checkpoint = Instant::now();
@@ -256,19 +256,19 @@ impl Build<'_> {
                 self.round(rules, shard, part, true)?;
             }
             solve_cpu = self.phases.solve.cpu + self.phases.record.cpu - cpu_before;
-            bar.inc(headers.iter().map(|h| h.positions).sum());
+            bar.solved(headers.iter().map(|h| h.positions).sum());
         }
         Ok(true)
     }
 
     /// Solves `shard` on rank 0 alone (the others hold none of it), level by level without a
     /// collective; `false` on every rank if rank 0's stop flag was raised.
-    fn solve_alone<R: Rules>(
+    fn solve_alone<R: BuildSchedule>(
         &mut self,
         rules: &R,
         shard: &mut TierShard,
         options: &BuildOptions,
-        bar: &ProgressBar,
+        bar: &dyn BuildProgress,
     ) -> Result<bool, TableError> {
         let mut stopped = false;
         for level in 0..shard.levels() {
@@ -280,7 +280,7 @@ impl Build<'_> {
             for part in pending.chunks(ROUND) {
                 self.round(rules, shard, part, false)?;
             }
-            bar.inc(pending.len() as u64);
+            bar.solved(pending.len() as u64);
         }
         let mut any = 0u64;
         self.cluster.world().all_reduce_into(&u64::from(stopped), &mut any, SystemOperation::max());
@@ -291,7 +291,7 @@ impl Build<'_> {
     /// has no more), asking the owners for the successors of other ranks if `exchange` (then
     /// every rank must call it as often as the others; without, every successor is this
     /// rank's).
-    fn round<R: Rules>(&mut self, rules: &R, shard: &mut TierShard, indices: &[u64], exchange: bool) -> Result<(), TableError> {
+    fn round<R: BuildSchedule>(&mut self, rules: &R, shard: &mut TierShard, indices: &[u64], exchange: bool) -> Result<(), TableError> {
         let (map, seeds, pool) = (self.own.map(), shard.seeds(), &self.pool);
         let own = &self.own;
         // This rank's successors read here; each other one tagged with its place among the

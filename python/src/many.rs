@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use dakon_solver::ruleset::{RuleSet, RulesName};
 use dakon_solver::search::{Limits, Solution, Solver};
-use dakon_solver::table_budget::capped;
+use dakon_solver::tt_budget::capped;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 

@@ -8,8 +8,10 @@ use dakon_solver::rules::Rules;
 use dakon_solver::ruleset::{RuleSet, RulesName};
 use dakon_solver::search::{Config, Limits, Solver};
 use dakon_solver::tables::{
-    build_tiers, probe_file, tier_path, BuildOptions, BuildReport, CompactTier, TableError, TableFile, TierValues, EXTENSION,
+    build_tiers, probe_file, tier_path, BuildOptions, BuildProgress, BuildReport, CompactTier, TableError, TableFile, TierBars, TierValues,
+    EXTENSION,
 };
+use dakon_solver::tier_layout::TierLayout;
 
 use crate::cli_error::CliError;
 use crate::cluster::Cluster;
@@ -147,7 +149,8 @@ fn build(args: BuildArgs, cluster: Option<&Cluster>) -> Result<(), CliError> {
         return Err(CliError::Input("--memory-mb 0: give the most MiB a process may hold, at least 1".into()));
     }
     let memory_limit = args.memory_mb.map(|m| m << 20);
-    let options = BuildOptions { threads, progress: !args.json && prints, stop: Some(interrupt_flag()), memory_limit };
+    let progress = (!args.json && prints).then(|| Arc::new(TierBars::default()) as Arc<dyn BuildProgress>);
+    let options = BuildOptions { threads, progress, stop: Some(interrupt_flag()), memory_limit };
     let dir = args.tables.dir();
     let checkpoint_every = Some(std::time::Duration::from_secs(args.checkpoint_seconds));
     let (report, exchange) = match cluster {

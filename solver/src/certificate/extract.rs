@@ -7,8 +7,8 @@ use super::prune::used_entries;
 use super::walk::{walk, Half};
 use super::{Certificate, Claim, ExtractError, Strategy, MAX_SMALL_SEEDS};
 use crate::dakon::{Player, Position};
-use crate::rules::Rules;
 use crate::search::{Limits, Solver};
+use crate::solvable::Solvable;
 
 /// A certificate and what extracting it cost.
 #[derive(Clone, Debug)]
@@ -24,7 +24,7 @@ pub struct Extraction {
 }
 
 /// Extracts the certificate of `claim` about `root`: for each half, a strategy that walks the
-/// game as the checker will (see `tables/CERTIFICATES.md`), choosing at each of the owner's
+/// game as the checker will (see `docs/formats/certificates.md`), choosing at each of the owner's
 /// positions one move proven by a null-window test of `solver` to still meet the owner's need
 /// there, preferring moves that add the fewest positions to check, then a final pass keeping
 /// only the entries a check uses. Positions with at most `small_seeds` seeds get no entry.
@@ -58,7 +58,7 @@ pub struct Extraction {
 /// ```
 pub fn extract<R>(solver: &Solver<R>, root: &Position, claim: Claim, small_seeds: u8, limits: &Limits) -> Result<Extraction, ExtractError>
 where
-    R: Rules<Position = Position>,
+    R: Solvable<Position = Position>,
 {
     extract_with_turn(solver, root, claim, small_seeds, limits, &[])
 }
@@ -99,7 +99,7 @@ pub fn extract_with_turn<R>(
     turn: &[u8],
 ) -> Result<Extraction, ExtractError>
 where
-    R: Rules<Position = Position>,
+    R: Solvable<Position = Position>,
 {
     let started = Instant::now();
     if small_seeds > MAX_SMALL_SEEDS {
@@ -135,7 +135,7 @@ fn half_strategy<R>(
     turn: &[u8],
 ) -> Result<Strategy, ExtractError>
 where
-    R: Rules<Position = Position>,
+    R: Solvable<Position = Position>,
 {
     let owner = half.owner;
     let need = wanted - (root.store(owner) as i32 - root.store(owner.other()) as i32);

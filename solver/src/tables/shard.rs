@@ -6,7 +6,7 @@
 //! its value), the files (each rank encodes and writes its own blocks of the one file a
 //! one-process build writes) and the readers (who load a tier's blocks into memory). Blocks
 //! dealt in turn give every rank about the same share of every level of
-//! [`Rules::tier_order`](crate::rules::Rules::tier_order), which a contiguous range would not
+//! [`BuildSchedule::tier_order`](crate::build_schedule::BuildSchedule::tier_order), which a contiguous range would not
 //! (the index orders boards by where their seeds lie).
 //!
 //! A rank numbers its own positions one after another, block by block: its `k`-th block's
@@ -16,7 +16,7 @@
 use super::compact::{CompactTier, TierValues};
 use super::format::BLOCK_ENTRIES;
 use super::predict::for_each_leave;
-use crate::rules::Rules;
+use crate::tier_layout::TierLayout;
 
 /// The blocks of every tier owned by rank `rank` of `ranks`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -182,7 +182,7 @@ impl OwnTiers {
 /// The lower-tier successors of the positions `first..first + len` of tier `seeds` that
 /// other ranks than `map`'s own, sorted and without repeats: what decoding those positions'
 /// block from a file of format 2 needs from them.
-pub fn foreign_leaves<R: Rules>(rules: &R, map: ShardMap, seeds: u32, first: u64, len: usize) -> Vec<SuccessorKey> {
+pub fn foreign_leaves<R: TierLayout>(rules: &R, map: ShardMap, seeds: u32, first: u64, len: usize) -> Vec<SuccessorKey> {
     let mut keys = Vec::new();
     for_each_leave(rules, seeds, first, len, |next_seeds, index| {
         if !map.owns(index) {

@@ -1,7 +1,7 @@
 //! One rank's shard of the tier being built by processes that partition it ([`ShardMap`]):
 //! two bytes a position it owns, and nothing of the others'.
 //!
-//! Each position's two bytes hold its [`Rules::tier_order`] until it is solved, then its
+//! Each position's two bytes hold its [`BuildSchedule::tier_order`] until it is solved, then its
 //! value and [`Mark`] (what the file stores of it): a value of tier `k` has the parity of `k`,
 //! so `(v + k) / 2`, at most 127, takes 7 bits, the mark 8, and the top bit says which of the
 //! two the slot holds. No list of positions by level is kept: a level is found by scanning the
@@ -23,7 +23,8 @@ use super::file::{compressed_block, EncodedBlock};
 use super::format;
 use super::residual::{from_marks, mark};
 use super::shard::{ShardMap, SuccessorKey};
-use crate::rules::{MoveList, Rules};
+use crate::build_schedule::BuildSchedule;
+use crate::rules::MoveList;
 
 /// The bit of a slot that holds a value and mark rather than an order.
 const SOLVED: u16 = 0x8000;
@@ -106,7 +107,7 @@ impl TierShard {
     ///
     /// # Errors
     /// [`TableError::Unsupported`] beyond 127 seeds or an order of `2^15` or more.
-    pub fn new<R: Rules>(rules: &R, seeds: u32, map: ShardMap) -> Result<TierShard, TableError> {
+    pub fn new<R: BuildSchedule>(rules: &R, seeds: u32, map: ShardMap) -> Result<TierShard, TableError> {
         if seeds > i8::MAX as u32 {
             return Err(TableError::Unsupported { seeds, detail: format!("values need more than one byte above {} seeds", i8::MAX) });
         }
@@ -175,7 +176,7 @@ impl TierShard {
 
     /// The moves of the positions `indices` (this rank's, of this tier), found in parallel
     /// in units sized to the list, so that a short level still keeps every thread busy.
-    pub fn moves<R: Rules>(&self, rules: &R, indices: &[u64]) -> Moves {
+    pub fn moves<R: BuildSchedule>(&self, rules: &R, indices: &[u64]) -> Moves {
         let unit = (indices.len() / (8 * rayon::current_num_threads())).clamp(64, 1 << 14);
         let parts: Vec<Moves> = indices.par_chunks(unit).map(|part| self.moves_of(rules, part)).collect();
         let mut all = Moves::default();
@@ -185,7 +186,7 @@ impl TierShard {
         all
     }
 
-    fn moves_of<R: Rules>(&self, rules: &R, indices: &[u64]) -> Moves {
+    fn moves_of<R: BuildSchedule>(&self, rules: &R, indices: &[u64]) -> Moves {
         let mut out = Moves { ends: Vec::with_capacity(indices.len()), moves: Vec::with_capacity(indices.len() * 4), terminal: Vec::new() };
         out.terminal.reserve(indices.len());
         let mut previous: Option<(u64, R::Position)> = None;
@@ -345,7 +346,8 @@ mod tests {
     use crate::ruleset::{RuleSet, RulesName};
     use crate::tables::retrograde::solve_tier;
     use crate::tables::shard::OwnTiers;
-    use indicatif::ProgressBar;
+    use crate::tables::NoProgress;
+    use crate::tier_layout::TierLayout;
 
     /// Three ranks solving their shards level by level, each asking the others for what it
     /// lacks, find every value one process finds, and each file block as one process encodes it.
@@ -358,7 +360,7 @@ mod tests {
             let mut own: Vec<OwnTiers> = maps.iter().map(|&m| OwnTiers::new(m)).collect();
             let mut lower: Vec<Vec<u8>> = Vec::new();
             for seeds in 0..=11 {
-                let alone = solve_tier(&rules, seeds, &lower, None, &ProgressBar::hidden()).unwrap().unwrap();
+                let alone = solve_tier(&rules, seeds, &lower, None, &NoProgress).unwrap().unwrap();
                 let mut shards: Vec<TierShard> = maps.iter().map(|&m| TierShard::new(&rules, seeds, m).unwrap()).collect();
                 let levels = shards.iter().map(TierShard::levels).max().unwrap();
                 for level in 0..levels {
