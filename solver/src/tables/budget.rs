@@ -40,14 +40,15 @@ fn status_kib(field: &str) -> u64 {
 }
 
 /// What a tier of `tier_size` positions needs of each of `ranks` ranks, beside `fixed` bytes
-/// (the program, its buffers) and the packed shards of the `lower_positions` below it.
+/// (the program and its buffers) and the packed shards of the `lower_positions` below it.
 fn rank_need(fixed: u64, lower_positions: u64, tier_size: u64, ranks: usize) -> u64 {
     let share = ShardMap::new(0, ranks).largest_count(tier_size);
     let packed = (lower_positions + share) as f64 * PACKED_BYTES_PER_POSITION;
-    fixed + (packed / ranks as f64) as u64 + share * BUILDING_BYTES_PER_POSITION + if ranks > 1 { ROUND_BYTES } else { 0 }
+    fixed + (packed / ranks as f64) as u64 + share * BUILDING_BYTES_PER_POSITION
 }
 
-/// The fewest ranks (up to 2^16) whose share of tier `tier_size` fits `limit` bytes each.
+/// The fewest ranks (up to 2^16) whose share of tier `tier_size` fits `limit` bytes each,
+/// `fixed` bytes of a rank apart from the shards (a round's buffers included).
 fn ranks_that_fit(limit: u64, fixed: u64, lower_positions: u64, tier_size: u64) -> Option<usize> {
     (2..=1 << 16).find(|&n| rank_need(fixed, lower_positions, tier_size, n) <= limit)
 }
@@ -78,7 +79,8 @@ pub fn check_one_process(seeds: u32, limit: u64, resident: u64, lower_positions:
     if need <= limit {
         return Ok(());
     }
-    let fixed = resident.saturating_sub(lower_positions);
+    // A rank also holds a round's buffers, which one process does not.
+    let fixed = resident.saturating_sub(lower_positions) + ROUND_BYTES;
     Err(TableError::OverBudget {
         seeds,
         detail: format!(
@@ -92,8 +94,8 @@ pub fn check_one_process(seeds: u32, limit: u64, resident: u64, lower_positions:
 }
 
 /// Fails unless a rank of `ranks` building tier `seeds` (`tier_size` positions) fits `limit`
-/// bytes, holding `resident` bytes now, of which `own_lower_bytes` are its shards of the
-/// `lower_positions` below (over all ranks).
+/// bytes, holding `resident` bytes now (a round's buffers included, once a tier was built), of
+/// which `own_lower_bytes` are its shards of the `lower_positions` below (over all ranks).
 ///
 /// # Errors
 /// [`TableError::OverBudget`] with the estimate and the rank count that would fit.
