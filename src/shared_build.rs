@@ -8,15 +8,15 @@ use dakon_solver::tables::{BuildOptions, BuildReport};
 use crate::cli_error::CliError;
 use crate::cluster::Cluster;
 
-/// The level messages of a shared build.
+/// What the ranks of a partitioned build exchanged, and what each held.
 pub struct Exchange {
     /// Ranks in the job.
     pub ranks: usize,
-    /// Bytes of all level messages, each counted once.
+    /// Bytes sent, summed over the ranks.
     pub sent_bytes: u64,
     /// Bytes received, summed over the ranks.
     pub received_bytes: u64,
-    /// Exchange rounds (levels).
+    /// Exchange rounds of one rank (every rank takes part in each).
     pub rounds: u64,
     /// Rank 0's wall and CPU seconds in each phase: sort, solve, exchange (waiting for the
     /// slowest rank and the transfers), record, encode, write.
@@ -25,6 +25,10 @@ pub struct Exchange {
     pub slowest_solve_cpu: f64,
     /// What the build would take with every rank on idle cores of its own, from the CPU times.
     pub on_idle_cores: f64,
+    /// Each rank's peak resident memory, bytes sent and bytes received, by rank.
+    pub per_rank: Vec<[u64; 3]>,
+    /// Tiers resumed inside, with the level.
+    pub resumed: Vec<(u32, u32)>,
 }
 
 impl Exchange {
@@ -44,14 +48,37 @@ impl Exchange {
                 .collect::<serde_json::Map<_, _>>(),
             "slowest_rank_solve_cpu_seconds": self.slowest_solve_cpu,
             "on_idle_cores_seconds": self.on_idle_cores,
+            "per_rank": self
+                .per_rank
+                .iter()
+                .enumerate()
+                .map(|(rank, &[peak, sent, received])| serde_json::json!({
+                    "rank": rank,
+                    "peak_rss_bytes": peak,
+                    "sent_bytes": sent,
+                    "received_bytes": received,
+                    "received_bytes_per_position": per_position(received, positions),
+                }))
+                .collect::<Vec<_>>(),
+            "max_peak_rss_bytes": self.per_rank.iter().map(|r| r[0]).max().unwrap_or(0),
+            "resumed": self.resumed.iter().map(|&(tier, level)| serde_json::json!({ "tier": tier, "level": level })).collect::<Vec<_>>(),
         })
     }
 
-    /// Two lines for the text output.
+    /// Some lines for the text output.
     pub fn summary(&self, positions: u64) -> String {
         let phases: Vec<String> = self.seconds.iter().map(|(phase, wall, cpu)| format!("{phase} {wall:.1} s ({cpu:.1} s CPU)")).collect();
+        let ranks: Vec<String> = self
+            .per_rank
+            .iter()
+            .enumerate()
+            .map(|(rank, &[peak, sent, received])| {
+                format!("rank {rank}: peak {:.1} MiB, sent {sent} bytes, received {received} bytes", peak as f64 / (1 << 20) as f64)
+            })
+            .collect();
         format!(
-            "exchanged {} bytes in {} rounds ({:.2} bytes/position sent, {:.2} received over all ranks)\nrank 0's time: {}\nthe slowest rank's solving, level by level: {:.1} s CPU; on idle cores of their own the ranks would take about {:.1} s",
+            "{}\nexchanged {} bytes in {} rounds ({:.2} bytes/position sent, {:.2} received over all ranks)\nrank 0's time: {}\nthe slowest rank's solving, level by level: {:.1} s CPU; on idle cores of their own the ranks would take about {:.1} s",
+            ranks.join("\n"),
             self.sent_bytes,
             self.rounds,
             per_position(self.sent_bytes, positions),
@@ -81,10 +108,13 @@ pub fn build(
     dir: &Path,
     max_seeds: u32,
     options: &BuildOptions,
+    checkpoint_every: Option<std::time::Duration>,
 ) -> Result<(BuildReport, Exchange), CliError> {
     #[cfg(feature = "mpi")]
     {
-        let shared = dakon_mpi::build_tiers(cluster, rules, dir, max_seeds, options).map_err(|e| CliError::Failure(e.to_string()))?;
+        let partition = dakon_mpi::PartitionOptions { checkpoint_every };
+        let shared =
+            dakon_mpi::build_tiers(cluster, rules, dir, max_seeds, options, &partition).map_err(|e| CliError::Failure(e.to_string()))?;
         let p = shared.phases;
         let seconds = [
             ("sort", p.sort),
@@ -103,12 +133,14 @@ pub fn build(
             seconds,
             slowest_solve_cpu: p.slowest_solve_cpu.as_secs_f64(),
             on_idle_cores: p.on_idle_cores(options.threads).as_secs_f64(),
+            per_rank: shared.ranks.iter().map(|r| [r.peak_bytes, r.sent_bytes, r.received_bytes]).collect(),
+            resumed: shared.resumed,
         };
         Ok((shared.build, exchange))
     }
     #[cfg(not(feature = "mpi"))]
     {
-        let _ = (rules, dir, max_seeds, options);
+        let _ = (rules, dir, max_seeds, options, checkpoint_every);
         match *cluster {}
     }
 }

@@ -1,5 +1,7 @@
-//! `dakon tables build` under `mpirun`: the files of 1 to 4 ranks are those of one process,
-//! byte for byte, and a build whose rank was killed ends with an error and resumes.
+//! `dakon tables build` under `mpirun`, partitioned among the ranks: the files of 1, 2, 3, 4
+//! and 8 ranks are those of one process, byte for byte, for Dakon 3 to 7 holes and Kalah 4 to
+//! 6; a build whose rank was killed ends with an error and resumes, inside the tier it was
+//! building; a memory budget that one process cannot keep, four ranks keep.
 //! Needs `--features mpi` and Open MPI's `mpirun` (`.ci/run` installs it).
 #![cfg(feature = "mpi")]
 
@@ -9,8 +11,22 @@ use std::path::{Path, PathBuf};
 
 use mpi_run::{dakon, mpirun, stderr};
 
-/// The boards of the test and their highest tiers: small enough that 17 builds take seconds.
-const BOARDS: [(&str, &str, &str); 4] = [("dakon", "3", "14"), ("dakon", "4", "12"), ("dakon", "5", "10"), ("kalah", "4", "12")];
+/// The boards of the test and their highest tiers: small enough that 40 builds take about a
+/// minute, and the top tiers of 6 and 7 holes span several file blocks (the unit each rank
+/// owns: 301,056 positions), so that several ranks own part of them.
+const BOARDS: [(&str, &str, &str); 8] = [
+    ("dakon", "3", "12"),
+    ("dakon", "4", "11"),
+    ("dakon", "5", "10"),
+    ("dakon", "6", "10"),
+    ("dakon", "7", "9"),
+    ("kalah", "4", "11"),
+    ("kalah", "5", "10"),
+    ("kalah", "6", "10"),
+];
+
+/// The rank counts of the test.
+const RANKS: [usize; 5] = [1, 2, 3, 4, 8];
 
 fn build_args<'a>(rules: &'a str, holes: &'a str, max_seeds: &'a str, dir: &'a Path) -> Vec<&'a str> {
     vec![
@@ -48,21 +64,28 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 #[test]
-fn tables_of_one_to_four_ranks_are_the_files_of_one_process() {
+fn tables_of_one_to_eight_ranks_are_the_files_of_one_process() {
     for (rules, holes, max_seeds) in BOARDS {
         let alone = scratch(&format!("{rules}-{holes}-alone"));
         let out = dakon(&build_args(rules, holes, max_seeds, &alone));
         assert!(out.status.success(), "{}", stderr(&out));
         let expected = files(&alone);
         assert_eq!(expected.len(), max_seeds.parse::<usize>().unwrap() + 1);
-        for ranks in 1..=4 {
+        for ranks in RANKS {
             let dir = scratch(&format!("{rules}-{holes}-np{ranks}"));
             let out = mpirun(ranks, &build_args(rules, holes, max_seeds, &dir));
             assert!(out.status.success(), "{rules} {holes} holes, {ranks} ranks: {}", stderr(&out));
             let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object, from rank 0 only");
             if ranks > 1 {
-                assert_eq!(report["exchange"]["ranks"], ranks);
-                assert!(report["exchange"]["sent_bytes"].as_u64().unwrap() > 0);
+                let exchange = &report["exchange"];
+                assert_eq!(exchange["ranks"], ranks);
+                let per_rank = exchange["per_rank"].as_array().unwrap();
+                assert_eq!(per_rank.len(), ranks);
+                assert!(per_rank.iter().all(|r| r["peak_rss_bytes"].as_u64().unwrap() > 0), "{exchange}");
+                // The top tiers of 6 and 7 holes are split: their ranks ask each other.
+                if holes.parse::<u32>().unwrap() >= 6 {
+                    assert!(exchange["sent_bytes"].as_u64().unwrap() > 0, "{exchange}");
+                }
             } else {
                 assert!(report.get("exchange").is_none(), "one rank builds as one process");
             }
@@ -118,4 +141,125 @@ fn ranks_that_see_different_directories_are_told_so() {
     let out = mpi_run::mpirun_program(2, "sh", &["-c", &script]);
     assert!(!out.status.success());
     assert!(stderr(&out).contains("same tables directory"), "{}", stderr(&out));
+}
+
+/// `build_args` with a checkpoint at every level.
+fn checkpointed<'a>(rules: &'a str, holes: &'a str, max_seeds: &'a str, dir: &'a Path) -> Vec<&'a str> {
+    let mut args = build_args(rules, holes, max_seeds, dir);
+    args.extend(["--checkpoint-seconds", "0"]);
+    args
+}
+
+/// The level of the checkpoint manifest of `file` (a tier file's name) in `dir`, if any.
+fn checkpoint_level(dir: &Path, file: &str) -> Option<u32> {
+    let text = std::fs::read_to_string(dir.join(format!("{file}.ckpt"))).ok()?;
+    text.lines().find_map(|l| l.strip_prefix("level ")?.trim().parse().ok())
+}
+
+/// The `.dkt` files of `dir`, by name, with their bytes.
+fn tier_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    files(dir).into_iter().filter(|(name, _)| name.ends_with(".dkt")).collect()
+}
+
+#[test]
+fn a_rank_killed_inside_a_tier_resumes_there_and_another_rank_count_restarts_it() {
+    let (rules, holes, max_seeds) = ("dakon", "6", "12");
+    let alone = scratch("resume-alone");
+    assert!(dakon(&build_args(rules, holes, max_seeds, &alone)).status.success());
+    let top = "dakon-6-k12.dkt";
+    let dir = scratch("resume");
+    // Killed once tier 12 has a checkpoint past its tenth level.
+    let killed_at = std::cell::Cell::new(0);
+    let child = mpi_run::spawn_mpirun(3, &checkpointed(rules, holes, max_seeds, &dir));
+    let out = mpi_run::kill_rank_when(child, 1, || {
+        let level = checkpoint_level(&dir, top).unwrap_or(0);
+        killed_at.set(level);
+        level >= 10
+    });
+    assert!(!out.status.success(), "a build with a dead rank must fail");
+    assert!(!dir.join(top).exists(), "rank 1 was killed after the last tier was written");
+    let checkpoint = checkpoint_level(&dir, top).expect("the checkpoint stays");
+    assert!(checkpoint >= killed_at.get());
+    // The same rank count resumes inside tier 12, at the checkpoint's level.
+    let out = mpirun(3, &checkpointed(rules, holes, max_seeds, &dir));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains(&format!("resumed tier 12 at level {checkpoint}")), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["exchange"]["resumed"], serde_json::json!([{ "tier": 12, "level": checkpoint }]));
+    assert!(tier_files(&dir) == tier_files(&alone), "the resumed files differ from one process's");
+    assert!(files(&dir).iter().all(|(name, _)| !name.ends_with(".ckpt")), "checkpoints left behind: {:?}", files(&dir));
+
+    // Another rank count says that the tier restarts, and builds the same files.
+    std::fs::remove_file(dir.join(top)).unwrap();
+    let child = mpi_run::spawn_mpirun(3, &checkpointed(rules, holes, max_seeds, &dir));
+    let out = mpi_run::kill_rank_when(child, 2, || checkpoint_level(&dir, top).unwrap_or(0) >= 5);
+    assert!(!out.status.success());
+    let out = mpirun(2, &checkpointed(rules, holes, max_seeds, &dir));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("this run has 2 ranks: tier 12 restarts from its first level"), "{}", stderr(&out));
+    assert!(tier_files(&dir) == tier_files(&alone), "the restarted files differ from one process's");
+}
+
+#[test]
+fn a_damaged_or_foreign_checkpoint_is_refused_with_its_file_and_why() {
+    let (rules, holes, max_seeds) = ("dakon", "6", "11");
+    let dir = scratch("bad-checkpoint");
+    let top = "dakon-6-k11.dkt";
+    let child = mpi_run::spawn_mpirun(2, &checkpointed(rules, holes, max_seeds, &dir));
+    let out = mpi_run::kill_rank_when(child, 0, || checkpoint_level(&dir, top).unwrap_or(0) >= 5);
+    assert!(!out.status.success());
+    let level = checkpoint_level(&dir, top).unwrap();
+    let rank_file = dir.join(format!("{top}.rank1of2.level{level}.ckpt"));
+    let bytes = std::fs::read(&rank_file).unwrap();
+    // Truncated.
+    std::fs::write(&rank_file, &bytes[..bytes.len() - 7]).unwrap();
+    let out = mpirun(2, &checkpointed(rules, holes, max_seeds, &dir));
+    assert!(!out.status.success());
+    let message = stderr(&out);
+    assert!(message.contains(&rank_file.display().to_string()) && message.contains("truncated"), "{message}");
+    // Another build's manifest.
+    std::fs::write(&rank_file, &bytes).unwrap();
+    let manifest = dir.join(format!("{top}.ckpt"));
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, text.replace("tier 11", "tier 10")).unwrap();
+    let out = mpirun(2, &checkpointed(rules, holes, max_seeds, &dir));
+    assert!(!out.status.success());
+    let message = stderr(&out);
+    assert!(message.contains(&manifest.display().to_string()) && message.contains("a checkpoint of"), "{message}");
+    // Put back, the build resumes and finishes.
+    std::fs::write(&manifest, text).unwrap();
+    let out = mpirun(2, &checkpointed(rules, holes, max_seeds, &dir));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains(&format!("resumed tier 11 at level {level}")), "{}", stderr(&out));
+}
+
+#[test]
+fn a_budget_one_process_refuses_four_ranks_keep() {
+    // Large enough that the tiers, not the program, weigh most in one process.
+    let (rules, holes, max_seeds) = ("kalah", "6", "17");
+    let alone = scratch("budget-alone");
+    assert!(dakon(&build_args(rules, holes, max_seeds, &alone)).status.success());
+    let free = scratch("budget-np4-free");
+    let out = mpirun(4, &build_args(rules, holes, max_seeds, &free));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let peak_mib = report["exchange"]["max_peak_rss_bytes"].as_u64().unwrap() >> 20;
+    // Room for a rank's estimate beside its measured peak: the one process needs far more.
+    let budget = (peak_mib + 8).to_string();
+    let capped = |dir: &Path| {
+        let mut args = build_args(rules, holes, max_seeds, dir);
+        args.extend(["--memory-mb", &budget]);
+        args.into_iter().map(String::from).collect::<Vec<_>>()
+    };
+    let one = scratch("budget-np1");
+    let args = capped(&one);
+    let out = dakon(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(!out.status.success(), "one process kept --memory-mb {budget}");
+    let message = stderr(&out);
+    assert!(message.contains(&format!("over --memory-mb {budget}")) && message.contains("mpirun -np"), "{message}");
+    let four = scratch("budget-np4");
+    let args = capped(&four);
+    let out = mpirun(4, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(out.status.success(), "four ranks refused --memory-mb {budget}: {}", stderr(&out));
+    assert!(files(&four) == files(&alone), "the files of the capped build differ from one process's");
 }

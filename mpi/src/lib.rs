@@ -5,10 +5,11 @@
 //! (`mpirun`, `srun`) started it with more than one rank.
 //!
 //! - [`Cluster`]: joining the job, this rank's number, aborting every rank on an error.
-//! - [`build_tiers`]: `dakon tables build` shared by the ranks ([`SharedBuild`]): each tier's
-//!   positions dealt out in blocks, solved level by level of `tier_order`, the values of each
-//!   level gathered on every rank; each rank encodes a share of the file's blocks, rank 0
-//!   writes them through the solver's writer.
+//! - [`build_tiers`]: `dakon tables build` partitioned among the ranks: each tier's file
+//!   blocks dealt out to the ranks, each rank holding only its own of every tier, solving them
+//!   level by level of `tier_order` with the successors it lacks asked of their owners
+//!   (`MPI_Alltoallv`), writing its blocks of the one tier file at their offsets, and
+//!   checkpointing inside a tier.
 //! - [`serve_jobs`] and [`work_jobs`]: jobs (batch positions, atlas boards) handed out by
 //!   rank 0 to whichever rank is free, answers sent back to it; [`broadcast_bytes`] gives
 //!   every rank rank 0's input.
@@ -19,16 +20,17 @@
 //!
 //! `docs/DISTRIBUTED.md` says how to run it on a cluster and what it costs.
 
+mod checkpoint;
 mod cluster;
 mod distributed_solve;
 mod jobs;
-mod level_message;
 mod node_memory;
-mod ownership;
 mod partition;
 mod phases;
+mod shard_file;
+mod shard_load;
 mod shared_build;
-mod shared_file;
+mod successor_exchange;
 mod test_messages;
 
 pub use cluster::Cluster;
@@ -36,4 +38,4 @@ pub use distributed_solve::{solve, Cut, Distributed};
 pub use jobs::{broadcast_bytes, serve_jobs, work_jobs};
 pub use node_memory::{separate_ranks, NodeMemory, SEPARATE_RANKS};
 pub use phases::{Phases, Spent};
-pub use shared_build::{build_tiers, SharedBuild, SharedBuildReport};
+pub use shared_build::{build_tiers, PartitionOptions, RankFigures, SharedBuildReport};

@@ -1,110 +1,349 @@
-//! `dakon tables build` shared by the ranks of an MPI job.
+//! `dakon tables build` partitioned among the ranks of an MPI job: a cluster's memory adds up.
 //!
-//! Every rank runs the solver's own build loop ([`build_tiers_with`]): it reads the tiers
-//! present from the shared tables directory and keeps every solved tier in memory, because a
-//! capture can reach any lower tier. Only the tiers the loop lacks are shared: the tier's
-//! positions are dealt out in blocks ([`Ownership`]); each rank sorts its own by
-//! [`BuildSchedule::tier_order`] and solves them one level at a time, lowest first. A move that stays
-//! in the tier lowers `tier_order`, so a level needs only lower levels, which every rank has
-//! once each level's values are gathered on every rank (`MPI_Allgatherv`, one message per
-//! rank and level), each with its mark (what the file stores of the position, found by the
-//! solve as in one process). After the last level every rank holds the whole tier and its
-//! marks; every rank compresses a share of its file's blocks and rank 0 writes them through
-//! the solver's writer (`shared_file.rs`), so the file is the one a one-process build writes,
-//! byte for byte.
+//! Every tier is split into shards by file block ([`ShardMap`]: block `b` to rank `b mod N`).
+//! A rank keeps only its shards: of every finished tier packed ([`OwnTiers`], under 4 bits a
+//! position), of the tier being built two bytes a position ([`TierShard`]). It solves its
+//! positions one level of [`BuildSchedule::tier_order`] at a time, lowest first, in rounds of at most
+//! [`ROUND`] positions: it lists their moves, reads the successors it owns, asks the owners of
+//! the others for their values ([`SuccessorExchange`]: one `MPI_Alltoallv` of keys, one of
+//! values, requests to one owner combined and without repeats), and records the values. A
+//! move within the tier lowers `tier_order`, so every successor in the tier was solved at a
+//! lower level, here or on its owner. Each rank writes its blocks of the tier's file
+//! (`shard_file.rs`), the file a one-process build writes, byte for byte; tiers present are
+//! loaded the same way, each rank decoding its own blocks (`shard_load.rs`). Checkpoints at
+//! level boundaries (`checkpoint.rs`) let a killed build resume inside the tier.
 
 use std::path::Path;
 use std::sync::atomic::Ordering;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use dakon_solver::build_schedule::BuildSchedule;
+use dakon_solver::tables::budget::{check_rank, peak_resident_bytes, resident_bytes};
 use dakon_solver::tables::{
-    build_tiers_with, worker_pool, BuildOptions, BuildReport, SharedTier, SolvedTier, TableError, TierSolver, TierTask,
+    tier_path, worker_pool, BuildOptions, BuildProgress, BuildReport, NoProgress, OwnTiers, ShardMap, SuccessorKey, TableError, TableFile,
+    TierReport, TierShard,
 };
 use mpi::collective::SystemOperation;
-use mpi::datatype::PartitionMut;
 use mpi::traits::*;
-use mpi::Count;
 use rayon::prelude::*;
 
+use crate::checkpoint::Checkpoints;
 use crate::cluster::Cluster;
-use crate::level_message;
-use crate::ownership::{Ownership, BLOCK};
-use crate::partition::{displacements, message_count};
 use crate::phases::{timed, Phases};
-use crate::shared_file;
+use crate::shard_file::write_partitioned;
+use crate::shard_load::load_own_blocks;
+use crate::successor_exchange::SuccessorExchange;
+
+/// Positions of a level a rank solves in one round: bounds the round's buffers (their moves,
+/// keys and values, about 60 bytes a position).
+const ROUND: usize = 1 << 16;
+
+/// How a partitioned build runs beside the one-process [`BuildOptions`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PartitionOptions {
+    /// Checkpoint the tier being built at the first level boundary after this much time since
+    /// the last (`None`: never; zero: at every level).
+    pub checkpoint_every: Option<Duration>,
+}
+
+/// One rank's figures at the end of a build.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RankFigures {
+    /// Its peak resident memory (`VmHWM`), bytes.
+    pub peak_bytes: u64,
+    /// Bytes it sent.
+    pub sent_bytes: u64,
+    /// Bytes it received.
+    pub received_bytes: u64,
+}
 
 /// What [`build_tiers`] did, with what the ranks exchanged.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SharedBuildReport {
-    /// The tiers, as the one-process build reports them (on ranks other than 0 a built
-    /// tier's `bytes` is 0: rank 0 wrote the file).
+    /// The tiers, as the one-process build reports them.
     pub build: BuildReport,
-    /// The bytes of every rank's level messages, each message counted once.
+    /// The bytes every rank sent, summed over the ranks.
     pub sent_bytes: u64,
-    /// The bytes every rank received, summed over the ranks: each message reaches all other
-    /// ranks.
+    /// The bytes every rank received, summed over the ranks.
     pub received_bytes: u64,
-    /// Exchange rounds (one per level of each tier built).
+    /// Exchange rounds of this rank (every rank takes part in each).
     pub rounds: u64,
+    /// Each rank's peak memory and bytes sent and received, by rank.
+    pub ranks: Vec<RankFigures>,
+    /// Where tiers resumed inside: `(tier, level)`.
+    pub resumed: Vec<(u32, u32)>,
     /// This rank's time in each phase.
     pub phases: Phases,
 }
 
-/// Builds the tiers `0..=max_seeds` of `rules` missing from `dir`, as
-/// [`dakon_solver::tables::build_tiers`] does, shared among the ranks of `cluster`. Every
+/// Builds the tiers `0..=max_seeds` of `rules` missing from `dir`, partitioned among the
+/// ranks of `cluster`; the files are those [`dakon_solver::tables::build_tiers`] writes. Every
 /// rank must call it with the same arguments and see the same `dir` (a shared file system).
-/// A tier stopped on any rank (`options.stop`) is dropped on all; the finished ones are on
-/// disk, and the same command resumes after them.
+/// A tier stopped on any rank (`options.stop`) is dropped on all, apart from its last
+/// checkpoint; the same command resumes.
 ///
 /// # Errors
-/// As the one-process build, and [`TableError::Shared`] if the ranks disagree on the tier to
-/// build (they see different directories). An error on one rank leaves the others waiting:
-/// the caller must then [`Cluster::abort`].
+/// As the one-process build, [`TableError::OverBudget`] if a rank's share of a tier would pass
+/// `options.memory_limit`, and [`TableError::Shared`] if the ranks disagree on the tier to
+/// build. An error on one rank may leave the others waiting: the caller must then
+/// [`Cluster::abort`].
 pub fn build_tiers<R: BuildSchedule>(
     cluster: &Cluster,
     rules: &R,
     dir: &Path,
     max_seeds: u32,
     options: &BuildOptions,
+    partition: &PartitionOptions,
 ) -> Result<SharedBuildReport, TableError> {
-    let mut shared = SharedBuild::new(cluster, options.threads, dir)?;
-    let build = build_tiers_with(rules, dir, max_seeds, options, &mut shared)?;
-    cluster.world().barrier();
-    Ok(SharedBuildReport {
-        build,
-        sent_bytes: shared.sent_bytes,
-        received_bytes: shared.received_bytes,
-        rounds: shared.rounds,
-        phases: shared.phases,
-    })
+    std::fs::create_dir_all(dir).map_err(|e| TableError::Io { path: dir.into(), action: "create the directory", source: e })?;
+    let pool = worker_pool(options.threads, dir)?;
+    let map = ShardMap::new(cluster.rank(), cluster.size());
+    let mut build = Build {
+        cluster,
+        pool,
+        exchange: SuccessorExchange::new(cluster),
+        own: OwnTiers::new(map),
+        phases: Phases::default(),
+        report: SharedBuildReport::default(),
+    };
+    let present: Vec<bool> = (0..=max_seeds).map(|k| tier_path(rules, dir, k).exists()).collect();
+    agree_on_present(cluster, &present)?;
+    let highest_missing = (0..=max_seeds).rev().find(|&k| !present[k as usize]);
+    for seeds in 0..=max_seeds {
+        let path = tier_path(rules, dir, seeds);
+        let needed_later = highest_missing.is_some_and(|h| seeds < h);
+        if present[seeds as usize] {
+            let file = TableFile::open(rules, &path, seeds)?;
+            if needed_later {
+                let (cluster, pool, exchange, own) = (build.cluster, &build.pool, &mut build.exchange, &mut build.own);
+                timed(&mut build.phases.sort, || load_own_blocks(cluster, pool, exchange, rules, &path, &file, own))?;
+            }
+            let entries = file.header().entries;
+            build.report.build.tiers.push(TierReport { seeds, path, entries, bytes: file.size(), built: false, elapsed: Duration::ZERO });
+            continue;
+        }
+        if !build.tier(rules, seeds, &path, options, partition, needed_later)? {
+            build.report.build.interrupted = true;
+            break;
+        }
+    }
+    build.finish()
 }
 
-/// The [`TierSolver`] of a build shared among the ranks: solves this rank's positions of a
-/// tier, level by level, and gathers the others'.
-pub struct SharedBuild<'c> {
+/// A partitioned build in progress on this rank.
+struct Build<'c> {
     cluster: &'c Cluster,
     pool: rayon::ThreadPool,
-    sent_bytes: u64,
-    received_bytes: u64,
-    rounds: u64,
+    exchange: SuccessorExchange<'c>,
+    own: OwnTiers,
     phases: Phases,
+    report: SharedBuildReport,
 }
 
-impl<'c> SharedBuild<'c> {
-    /// A shared solver for this rank, with `threads` workers.
-    ///
-    /// # Errors
-    /// [`TableError::Io`] if the threads cannot be started (`dir` names the build).
-    pub fn new(cluster: &'c Cluster, threads: usize, dir: &Path) -> Result<Self, TableError> {
-        Ok(SharedBuild {
-            cluster,
-            pool: worker_pool(threads, dir)?,
-            sent_bytes: 0,
-            received_bytes: 0,
-            rounds: 0,
-            phases: Phases::default(),
-        })
+/// What each rank announces at a level boundary.
+#[derive(Clone, Copy, Default)]
+struct LevelHeader {
+    /// Its positions of the level.
+    positions: u64,
+    /// 1 if its stop flag was raised.
+    stopped: u64,
+    /// 1 (rank 0) if a checkpoint is due.
+    checkpoint: u64,
+    /// The CPU time it took to solve its previous level (nanoseconds).
+    solve_cpu_ns: u64,
+}
+
+impl Build<'_> {
+    /// Builds tier `seeds` into `path`; `false` if it was stopped.
+    fn tier<R: BuildSchedule>(
+        &mut self,
+        rules: &R,
+        seeds: u32,
+        path: &Path,
+        options: &BuildOptions,
+        partition: &PartitionOptions,
+        needed_later: bool,
+    ) -> Result<bool, TableError> {
+        self.agree_on_tier(seeds)?;
+        let entries = rules.tier_size(seeds);
+        if let Some(limit) = options.memory_limit {
+            let lower_positions = (0..seeds).map(|k| rules.tier_size(k)).sum();
+            check_rank(seeds, limit, self.cluster.size(), resident_bytes(), self.own.bytes(), lower_positions, entries)?;
+        }
+        let started = Instant::now();
+        let bar: &dyn BuildProgress = options.progress.as_deref().unwrap_or(&NoProgress);
+        bar.tier_started(seeds, entries);
+        let map = self.own.map();
+        let mut shard = {
+            let pool = &self.pool;
+            timed(&mut self.phases.sort, || pool.install(|| TierShard::new(rules, seeds, map)))?
+        };
+        let mut checkpoints = Checkpoints::new(self.cluster, rules, seeds, path);
+        // A tier whose positions and lower tiers all lie in their first block is rank 0's
+        // alone, successors included: it solves it without a collective a level.
+        let alone = (0..=seeds).all(|j| rules.tier_size(j) <= map.block() as u64);
+        let solved = if alone {
+            self.solve_alone(rules, &mut shard, options, bar)?
+        } else {
+            self.solve_shared(rules, &mut shard, options, partition, &mut checkpoints, bar)?
+        };
+        if !solved {
+            bar.interrupted();
+            return Ok(false);
+        }
+        let complete = self.pool.install(|| shard.is_complete());
+        if !complete {
+            return Err(TableError::Shared { seeds, detail: "positions were left unsolved after the last level".into() });
+        }
+        bar.compressing();
+        let bytes = write_partitioned(self.cluster, &self.pool, rules, path, &shard, entries, &mut self.phases)?;
+        checkpoints.remove(self.cluster);
+        bar.tier_finished();
+        if needed_later {
+            let pool = &self.pool;
+            let packed = timed(&mut self.phases.record, || pool.install(|| shard.into_compact()))?;
+            self.own.push(packed);
+        }
+        self.report.build.tiers.push(TierReport { seeds, path: path.into(), entries, bytes, built: true, elapsed: started.elapsed() });
+        Ok(true)
+    }
+
+    /// Solves this rank's positions of `shard` level by level with the others, from the last
+    /// checkpoint on; `false` if a rank's stop flag was raised.
+    fn solve_shared<R: BuildSchedule>(
+        &mut self,
+        rules: &R,
+        shard: &mut TierShard,
+        options: &BuildOptions,
+        partition: &PartitionOptions,
+        checkpoints: &mut Checkpoints<'_>,
+        bar: &dyn BuildProgress,
+    ) -> Result<bool, TableError> {
+        let mut levels = 0u64;
+        self.cluster.world().all_reduce_into(&u64::from(shard.levels()), &mut levels, SystemOperation::max());
+        let first = checkpoints.resume(self.cluster, shard)?;
+        if first > 0 {
+            self.report.resumed.push((shard.seeds(), first));
+            if self.cluster.is_root() {
+                eprintln!("resumed tier {} at level {first} of {levels}", shard.seeds());
+            }
+        }
+        let mut last_checkpoint = Instant::now();
+        let mut solve_cpu = Duration::ZERO;
+        for level in first..levels as u32 {
+            let pending = self.pool.install(|| shard.pending(level));
+            let due = partition.checkpoint_every.is_some_and(|every| level > first && last_checkpoint.elapsed() >= every);
+            let header = LevelHeader {
+                positions: pending.len() as u64,
+                stopped: u64::from(options.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))),
+                checkpoint: u64::from(due && self.cluster.is_root()),
+                solve_cpu_ns: solve_cpu.as_nanos() as u64,
+            };
+            let cluster = self.cluster;
+            let headers = timed(&mut self.phases.exchange, || all_headers(cluster, header));
+            self.phases.slowest_solve_cpu += Duration::from_nanos(headers.iter().map(|h| h.solve_cpu_ns).max().unwrap_or(0));
+            if headers.iter().any(|h| h.stopped != 0) {
+                return Ok(false);
+            }
+            if headers[0].checkpoint != 0 {
+                timed(&mut self.phases.write, || checkpoints.save(self.cluster, shard, level))?;
+                last_checkpoint = Instant::now();
+            }
+            let rounds = headers.iter().map(|h| h.positions.div_ceil(ROUND as u64)).max().unwrap_or(0);
+            let cpu_before = self.phases.solve.cpu + self.phases.record.cpu;
+            for round in 0..rounds as usize {
+                let part = pending.get(round * ROUND..((round + 1) * ROUND).min(pending.len())).unwrap_or(&[]);
+                self.round(rules, shard, part, true)?;
+            }
+            solve_cpu = self.phases.solve.cpu + self.phases.record.cpu - cpu_before;
+            bar.solved(headers.iter().map(|h| h.positions).sum());
+        }
+        Ok(true)
+    }
+
+    /// Solves `shard` on rank 0 alone (the others hold none of it), level by level without a
+    /// collective; `false` on every rank if rank 0's stop flag was raised.
+    fn solve_alone<R: BuildSchedule>(
+        &mut self,
+        rules: &R,
+        shard: &mut TierShard,
+        options: &BuildOptions,
+        bar: &dyn BuildProgress,
+    ) -> Result<bool, TableError> {
+        let mut stopped = false;
+        for level in 0..shard.levels() {
+            stopped = options.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
+            if stopped {
+                break;
+            }
+            let pending = self.pool.install(|| shard.pending(level));
+            for part in pending.chunks(ROUND) {
+                self.round(rules, shard, part, false)?;
+            }
+            bar.solved(pending.len() as u64);
+        }
+        let mut any = 0u64;
+        self.cluster.world().all_reduce_into(&u64::from(stopped), &mut any, SystemOperation::max());
+        Ok(any == 0)
+    }
+
+    /// Solves the positions `indices` of `shard` (this rank's, of one level; none if this rank
+    /// has no more), asking the owners for the successors of other ranks if `exchange` (then
+    /// every rank must call it as often as the others; without, every successor is this
+    /// rank's).
+    fn round<R: BuildSchedule>(&mut self, rules: &R, shard: &mut TierShard, indices: &[u64], exchange: bool) -> Result<(), TableError> {
+        let (map, seeds, pool) = (self.own.map(), shard.seeds(), &self.pool);
+        let own = &self.own;
+        // This rank's successors read here; each other one tagged with its place among the
+        // keys asked of its owner, once the keys are sorted and without repeats.
+        let (moves, mut values, asked, places) = timed(&mut self.phases.solve, || {
+            pool.install(|| {
+                let moves = shard.moves(rules, indices);
+                let successors: Vec<SuccessorKey> = moves.successors().collect();
+                // `i8::MIN`, which no value takes, marks a successor in the tier not solved yet.
+                let values: Vec<i8> = successors
+                    .par_iter()
+                    .map(|&key| if map.owns(key.index()) { local_value(shard, own, seeds, key).unwrap_or(i8::MIN) } else { 0 })
+                    .collect();
+                if let Some(m) = values.par_iter().position_any(|&v| v == i8::MIN) {
+                    return Err(TableError::Order { seeds, index: indices[moves.position_of(m)], successor: successors[m].index() });
+                }
+                let mut foreign: Vec<(SuccessorKey, u32)> =
+                    successors.iter().enumerate().filter(|(_, k)| !map.owns(k.index())).map(|(m, &k)| (k, m as u32)).collect();
+                foreign.par_sort_unstable_by_key(|&(k, _)| (map.owner(k.index()), k));
+                let mut asked = vec![Vec::new(); map.ranks()];
+                let mut places = Vec::with_capacity(foreign.len());
+                for &(key, m) in &foreign {
+                    let owned = &mut asked[map.owner(key.index())];
+                    if owned.last() != Some(&key) {
+                        owned.push(key);
+                    }
+                    places.push((m, map.owner(key.index()) as u32, owned.len() as u32 - 1));
+                }
+                Ok((moves, values, asked, places))
+            })
+        })?;
+        if !exchange {
+            debug_assert!(places.is_empty(), "a tier solved alone asks for nothing");
+            timed(&mut self.phases.record, || pool.install(|| shard.settle(indices, &moves, &values)));
+            return Ok(());
+        }
+        let exchange = &mut self.exchange;
+        let answers = timed(&mut self.phases.exchange, || {
+            exchange.fetch(pool, seeds, &asked, |key| {
+                local_value(shard, own, seeds, key).ok_or_else(|| TableError::Shared {
+                    seeds,
+                    detail: format!("position {} was asked for before its level was solved: the rules' tier_order is wrong", key.index()),
+                })
+            })
+        })?;
+        timed(&mut self.phases.record, || {
+            for &(m, owner, at) in &places {
+                values[m as usize] = answers[owner as usize][at as usize];
+            }
+            pool.install(|| shard.settle(indices, &moves, &values));
+        });
+        Ok(())
     }
 
     /// Fails unless every rank is about to build tier `seeds`.
@@ -121,164 +360,58 @@ impl<'c> SharedBuild<'c> {
         }
         Ok(())
     }
-}
 
-impl<R: BuildSchedule> TierSolver<R> for SharedBuild<'_> {
-    /// Contract: returns the tier's values and marks, the same on every rank, or `None` on
-    /// every rank if any rank's `stop` was raised.
-    fn solve(&mut self, task: &TierTask<'_, R>) -> Result<Option<SolvedTier>, TableError> {
-        let TierTask { rules, seeds, lower, stop, progress } = *task;
-        self.agree_on_tier(seeds)?;
+    /// The report, with every rank's figures gathered.
+    fn finish(mut self) -> Result<SharedBuildReport, TableError> {
         let world = self.cluster.world();
-        let own = Ownership::new(self.cluster.rank(), self.cluster.size(), rules.tier_size(seeds));
-        let pool = &self.pool;
-        let levels = timed(&mut self.phases.sort, || pool.install(|| Levels::sort(rules, seeds, &own)));
-        let mut top = 0u64;
-        world.all_reduce_into(&(levels.count() as u64), &mut top, SystemOperation::max());
-        let mut tier = SharedTier::new(rules, seeds, lower)?;
-        let mut message = Vec::new();
-        let mut headers = vec![Header::default(); self.cluster.size()];
-        let mut received = Vec::new();
-        for level in 0..top as usize {
-            let mine = levels.get(level);
-            let stopped = stop.is_some_and(|s| s.load(Ordering::Relaxed));
-            message.clear();
-            let solve_cpu_before = self.phases.solve.cpu;
-            if !stopped {
-                timed(&mut self.phases.solve, || {
-                    let solved = pool.install(|| tier.solve(mine))?;
-                    level_message::encode(mine, &solved, &mut message);
-                    Ok::<(), TableError>(())
-                })?;
-            }
-            let solve_cpu = self.phases.solve.cpu - solve_cpu_before;
-            let header = Header {
-                stopped: u64::from(stopped),
-                positions: mine.len() as u64,
-                bytes: message.len() as u64,
-                solve_cpu_ns: solve_cpu.as_nanos() as u64,
-            };
-            let exchanged = timed(&mut self.phases.exchange, || {
-                world.all_gather_into(&header.as_array(), as_flat_mut(&mut headers));
-                if headers.iter().any(|h| h.stopped != 0) {
-                    return Ok(None);
-                }
-                let counts = headers.iter().map(|h| message_count(h.bytes, seeds)).collect::<Result<Vec<Count>, _>>()?;
-                let displacements = displacements(&counts, seeds)?;
-                let total: u64 = headers.iter().map(|h| h.bytes).sum();
-                received.resize(total as usize, 0);
-                // Every rank knows `total`; with nothing to send, both buffers would be the same
-                // dangling pointer, which MPI rejects as aliased.
-                if total > 0 {
-                    world
-                        .all_gather_varcount_into(&message[..], &mut PartitionMut::new(&mut received[..], &counts[..], &displacements[..]));
-                }
-                Ok(Some((counts, displacements, total)))
-            })?;
-            let Some((counts, displacements, total)) = exchanged else {
-                return Ok(None);
-            };
-            self.phases.slowest_solve_cpu += Duration::from_nanos(headers.iter().map(|h| h.solve_cpu_ns).max().unwrap_or(0));
-            timed(&mut self.phases.record, || {
-                for (rank, (&count, &start)) in counts.iter().zip(&displacements).enumerate() {
-                    if rank != self.cluster.rank() {
-                        let part = &received[start as usize..(start + count) as usize];
-                        level_message::decode(part, |index, value, mark| tier.record(index, value, mark))
-                            .map_err(|e| TableError::Shared { seeds, detail: format!("rank {rank}'s message of level {level}: {e}") })?;
-                    }
-                }
-                Ok::<(), TableError>(())
-            })?;
-            self.sent_bytes += total;
-            self.received_bytes += total * (self.cluster.size() as u64 - 1);
-            self.rounds += 1;
-            progress.solved(headers.iter().map(|h| h.positions).sum());
-        }
-        if !tier.is_complete() {
-            return Err(TableError::Shared { seeds, detail: "positions were left unsolved after the last level".into() });
-        }
-        Ok(Some(tier.into_solved()))
-    }
-
-    fn write(&mut self, task: &TierTask<'_, R>, path: &Path, solved: &SolvedTier) -> Result<u64, TableError> {
-        shared_file::write_shared(self.cluster, &self.pool, task, path, solved, &mut self.phases)
+        world.barrier();
+        let mine = [peak_resident_bytes(), self.exchange.sent_bytes, self.exchange.received_bytes];
+        let mut all = vec![0u64; 3 * self.cluster.size()];
+        world.all_gather_into(&mine[..], &mut all[..]);
+        self.report.ranks = all.chunks_exact(3).map(|f| RankFigures { peak_bytes: f[0], sent_bytes: f[1], received_bytes: f[2] }).collect();
+        self.report.sent_bytes = self.report.ranks.iter().map(|r| r.sent_bytes).sum();
+        self.report.received_bytes = self.report.ranks.iter().map(|r| r.received_bytes).sum();
+        self.report.rounds = self.exchange.rounds;
+        self.report.phases = self.phases;
+        Ok(self.report)
     }
 }
 
-/// What each rank announces after solving its part of a level.
-#[derive(Clone, Copy, Debug, Default)]
-#[repr(C)]
-struct Header {
-    /// 1 if this rank's stop flag was raised (it solved nothing).
-    stopped: u64,
-    /// Positions in its message.
-    positions: u64,
-    /// Bytes of its message.
-    bytes: u64,
-    /// The CPU time it took to solve them (nanoseconds).
-    solve_cpu_ns: u64,
-}
-
-impl Header {
-    fn as_array(&self) -> [u64; 4] {
-        [self.stopped, self.positions, self.bytes, self.solve_cpu_ns]
+/// Fails on every rank unless every rank found the same tiers present (`present[k]`: tier
+/// `k`): ranks that load different tiers would wait in different exchanges.
+fn agree_on_present(cluster: &Cluster, present: &[bool]) -> Result<(), TableError> {
+    let mut mine = [0u64; 2];
+    for (k, _) in present.iter().enumerate().filter(|(_, &p)| p) {
+        mine[k / 64] |= 1 << (k % 64);
     }
+    let mut all = vec![0u64; 2 * cluster.size()];
+    cluster.world().all_gather_into(&mine[..], &mut all[..]);
+    let Some(rank) = all.chunks_exact(2).position(|other| other != mine) else { return Ok(()) };
+    let first_difference = (0..present.len()).find(|&k| (all[2 * rank + k / 64] >> (k % 64)) & 1 != u64::from(present[k])).unwrap_or(0);
+    Err(TableError::Shared {
+        seeds: first_difference as u32,
+        detail: format!(
+            "rank {} and rank {rank} see different tiers present: every rank must see the same tables directory (a shared file system) with the same files",
+            cluster.rank()
+        ),
+    })
 }
 
-/// The headers as the flat `u64` buffer MPI fills.
-fn as_flat_mut(headers: &mut [Header]) -> &mut [u64] {
-    // SAFETY: `Header` is `repr(C)` with four `u64` fields and no padding, so a slice of
-    // `n` headers is a slice of `4 * n` `u64`s, with the same alignment.
-    unsafe { std::slice::from_raw_parts_mut(headers.as_mut_ptr().cast::<u64>(), headers.len() * 4) }
+/// Every rank's `header`, by rank.
+fn all_headers(cluster: &Cluster, header: LevelHeader) -> Vec<LevelHeader> {
+    let mine = [header.positions, header.stopped, header.checkpoint, header.solve_cpu_ns];
+    let mut all = vec![0u64; 4 * cluster.size()];
+    cluster.world().all_gather_into(&mine[..], &mut all[..]);
+    all.chunks_exact(4).map(|h| LevelHeader { positions: h[0], stopped: h[1], checkpoint: h[2], solve_cpu_ns: h[3] }).collect()
 }
 
-/// This rank's positions of a tier, sorted by level of `tier_order` (increasing index within
-/// a level).
-struct Levels {
-    /// The indices, level 0 first.
-    indices: Vec<u64>,
-    /// Level `l` is `indices[starts[l]..starts[l + 1]]`.
-    starts: Vec<usize>,
-}
-
-impl Levels {
-    /// Sorts the positions `own` gives this rank (a counting sort on their `tier_order`,
-    /// computed in parallel on the current pool, a run of consecutive indices at a time:
-    /// [`BuildSchedule::tier_orders`] steps from one board to the next instead of unranking each).
-    fn sort<R: BuildSchedule>(rules: &R, seeds: u32, own: &Ownership) -> Levels {
-        let mut orders = vec![0u32; own.count() as usize];
-        orders
-            .par_chunks_mut(BLOCK as usize)
-            .enumerate()
-            .for_each(|(block, orders)| rules.tier_orders(seeds, own.index(block as u64 * BLOCK), orders));
-        let levels = orders.iter().max().map_or(0, |&m| m as usize + 1);
-        let mut starts = vec![0usize; levels + 1];
-        for &o in &orders {
-            starts[o as usize + 1] += 1;
-        }
-        for l in 0..levels {
-            starts[l + 1] += starts[l];
-        }
-        let mut next = starts.clone();
-        let mut indices = vec![0u64; orders.len()];
-        for (k, &o) in orders.iter().enumerate() {
-            indices[next[o as usize]] = own.index(k as u64);
-            next[o as usize] += 1;
-        }
-        Levels { indices, starts }
-    }
-
-    /// Levels this rank has positions in or below.
-    fn count(&self) -> usize {
-        self.starts.len() - 1
-    }
-
-    /// The indices of `level` (none beyond this rank's highest).
-    fn get(&self, level: usize) -> &[u64] {
-        if level < self.count() {
-            &self.indices[self.starts[level]..self.starts[level + 1]]
-        } else {
-            &[]
-        }
+/// The value of `key`, a successor this rank owns: from the tier being built (`None` if it is
+/// not solved yet) or from a finished tier's shard.
+#[inline]
+fn local_value(shard: &TierShard, own: &OwnTiers, seeds: u32, key: SuccessorKey) -> Option<i8> {
+    if key.seeds() == seeds {
+        shard.value(key.index())
+    } else {
+        Some(own.value(key))
     }
 }

@@ -42,7 +42,10 @@ pub enum Command {
   dakon tables build --holes 4 --max-seeds 10 --tables-dir /tmp/t --json
   dakon tables build --rules kalah --holes 6 --max-seeds 20  Kalah tables (file names start with kalah-)
   mpirun -np 4 dakon tables build --holes 7 --max-seeds 20 --tables-dir /shared/t
-                                  built with --features mpi: each tier shared by the ranks (docs/DISTRIBUTED.md)")]
+                                  built with --features mpi: each tier partitioned among the ranks, each holding
+                                  a quarter of it (docs/DISTRIBUTED.md)
+  mpirun -np 4 dakon tables build --rules kalah --holes 6 --max-seeds 22 --memory-mb 300 --checkpoint-seconds 60
+                                  at most 300 MiB a rank, a checkpoint a minute")]
 pub struct BuildArgs {
     #[command(flatten)]
     tables: TablesArgs,
@@ -60,6 +63,15 @@ pub struct BuildArgs {
     /// One JSON object with every tier instead of text.
     #[arg(long)]
     json: bool,
+    /// The most memory a process (under mpirun: each rank) may hold, in MiB: a tier that would
+    /// pass it is refused before it starts, with the rank count at which it would fit.
+    #[arg(long, value_name = "M")]
+    memory_mb: Option<u64>,
+    /// Under mpirun: checkpoint the tier being built at the first level boundary after this
+    /// many seconds since the last (0: at every level), so that a killed build resumes inside
+    /// the tier. One process does not checkpoint.
+    #[arg(long, value_name = "S", default_value_t = 600)]
+    checkpoint_seconds: u64,
 }
 
 /// List the table files present: board, tier, entries, size on disk, bits per position.
@@ -133,12 +145,19 @@ fn build(args: BuildArgs, cluster: Option<&Cluster>) -> Result<(), CliError> {
     }
     let threads = args.threads.unwrap_or_else(|| crate::cluster::default_threads(cluster));
     let prints = crate::cluster::prints(cluster);
+    if args.memory_mb == Some(0) {
+        return Err(CliError::Input("--memory-mb 0: give the most MiB a process may hold, at least 1".into()));
+    }
+    let memory_limit = args.memory_mb.map(|m| m << 20);
     let progress = (!args.json && prints).then(|| Arc::new(TierBars::default()) as Arc<dyn BuildProgress>);
-    let options = BuildOptions { threads, progress, stop: Some(interrupt_flag()) };
+    let options = BuildOptions { threads, progress, stop: Some(interrupt_flag()), memory_limit };
     let dir = args.tables.dir();
+    let checkpoint_every = Some(std::time::Duration::from_secs(args.checkpoint_seconds));
     let (report, exchange) = match cluster {
         None => (build_tiers(&rules, &dir, args.max_seeds, &options).map_err(failure)?, None),
-        Some(cluster) => shared_build::build(cluster, &rules, &dir, args.max_seeds, &options).map(|(r, e)| (r, Some(e)))?,
+        Some(cluster) => {
+            shared_build::build(cluster, &rules, &dir, args.max_seeds, &options, checkpoint_every).map(|(r, e)| (r, Some(e)))?
+        }
     };
     if prints {
         print_build(&report, exchange.as_ref(), threads, args.json);

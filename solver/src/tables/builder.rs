@@ -5,6 +5,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::budget::{check_one_process, resident_bytes};
 use super::build_progress::{BuildProgress, NoProgress};
 use super::build_report::{BuildReport, TierReport};
 use super::error::TableError;
@@ -24,12 +25,20 @@ pub struct BuildOptions {
     /// Raised from outside (Ctrl-C) to stop: the tier in progress is dropped, finished tiers
     /// stay on disk.
     pub stop: Option<Arc<AtomicBool>>,
+    /// The most bytes a process may hold (`--memory-mb`): a tier that would pass it is refused
+    /// before it starts ([`budget`](super::budget)). `None`: no bound.
+    pub memory_limit: Option<u64>,
 }
 
 impl Default for BuildOptions {
     /// All cores, no progress, no stop flag.
     fn default() -> Self {
-        BuildOptions { threads: std::thread::available_parallelism().map_or(1, |n| n.get()), progress: None, stop: None }
+        BuildOptions {
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            progress: None,
+            stop: None,
+            memory_limit: None,
+        }
     }
 }
 
@@ -39,6 +48,7 @@ impl std::fmt::Debug for BuildOptions {
             .field("threads", &self.threads)
             .field("progress", &self.progress.is_some())
             .field("stop", &self.stop)
+            .field("memory_limit", &self.memory_limit)
             .finish()
     }
 }
@@ -199,6 +209,10 @@ fn build_keeping<R: BuildSchedule>(
             let entries = file.header().entries;
             report.tiers.push(TierReport { seeds, path, entries, bytes: file.size(), built: false, elapsed: Duration::ZERO });
             continue;
+        }
+        if let Some(limit) = options.memory_limit {
+            let lower_positions = lower.iter().map(|t| t.len() as u64).sum();
+            check_one_process(seeds, limit, resident_bytes(), lower_positions, rules.tier_size(seeds))?;
         }
         let started = Instant::now();
         progress.tier_started(seeds, rules.tier_size(seeds));

@@ -104,6 +104,14 @@ pub enum TableError {
         /// The successor's index.
         successor: u64,
     },
+    /// A tier's build would pass the memory budget given (`--memory-mb`): said before it
+    /// starts, with the figures.
+    OverBudget {
+        /// The tier.
+        seeds: u32,
+        /// The estimate, the budget and what would fit.
+        detail: String,
+    },
     /// The processes sharing a build (`dakon-mpi`) do not agree, for example on which tiers
     /// are present because they do not see the same tables directory.
     Shared {
@@ -157,6 +165,7 @@ impl fmt::Display for TableError {
                 "{}: a format 2 table decodes against tiers 0..{seeds} of its board, found only tiers 0..{present} (build them with dakon tables build)",
                 path.display()
             ),
+            TableError::OverBudget { seeds, detail } => write!(f, "tier {seeds}: over the memory budget: {detail}"),
             TableError::Shared { seeds, detail } => write!(f, "tier {seeds}: the ranks sharing the build disagree: {detail}"),
             TableError::Order { seeds, index, successor } => write!(
                 f,

@@ -202,6 +202,29 @@ impl TableFile {
         Ok(values[(index % self.header.block_entries as u64) as usize] as i8)
     }
 
+    /// The values of `block` (one byte each), its frame read and decoded alone: what a rank
+    /// of a partitioned build loads of a tier it owns part of. A version 2 file needs the
+    /// successors of the block's positions in the lower tiers, as [`TableFile::read_values`]
+    /// (a [`FetchedTier`](super::FetchedTier) holds just those).
+    ///
+    /// # Errors
+    /// As [`TableFile::value`].
+    ///
+    /// # Panics
+    /// If `block` is not below the number of blocks.
+    pub fn decode_block<R: TierLayout, T: TierValues>(&self, rules: &R, block: usize, lower: &[T]) -> Result<Vec<u8>, TableError> {
+        self.decode_frame(rules, &self.read_frame(block)?, block, lower)
+    }
+
+    /// Fails unless `checksums`, those of every block's values in order, give the header's
+    /// checksum: a file decoded block by block by several ranks is checked whole so.
+    ///
+    /// # Errors
+    /// [`TableError::Corrupt`] if they do not.
+    pub fn check_block_checksums(&self, checksums: &[u64]) -> Result<(), TableError> {
+        self.check_values(format::block_digest(checksums))
+    }
+
     /// The frame of `block`, read alone (so that loading a tier holds one frame per thread,
     /// not the file).
     fn read_frame(&self, block: usize) -> Result<Vec<u8>, TableError> {
@@ -287,7 +310,7 @@ pub struct EncodedBlock {
 }
 
 /// How many blocks a file of `entries` positions has.
-pub fn block_count(entries: u64) -> usize {
+pub(crate) fn block_count(entries: u64) -> usize {
     entries.div_ceil(u64::from(BLOCK_ENTRIES)) as usize
 }
 
@@ -333,7 +356,7 @@ pub(crate) fn write_solved<R: TierLayout>(rules: &R, path: &Path, seeds: u32, so
 ///
 /// # Errors
 /// [`TableError::Io`] if compression fails.
-pub fn encode_solved_block(path: &Path, solved: &SolvedTier, block: usize) -> Result<EncodedBlock, TableError> {
+pub(crate) fn encode_solved_block(path: &Path, solved: &SolvedTier, block: usize) -> Result<EncodedBlock, TableError> {
     debug_assert_eq!(solved.values.len(), solved.marks.len());
     let (first, chunk) = block_values(&solved.values, block);
     compressed_block(path, chunk, &residual::from_marks(&solved.marks[first..first + chunk.len()]))
@@ -346,7 +369,7 @@ fn block_values(values: &[u8], block: usize) -> (usize, &[u8]) {
 }
 
 /// The block of values `chunk` with its `residuals` compressed.
-fn compressed_block(path: &Path, chunk: &[u8], residuals: &[u8]) -> Result<EncodedBlock, TableError> {
+pub(crate) fn compressed_block(path: &Path, chunk: &[u8], residuals: &[u8]) -> Result<EncodedBlock, TableError> {
     let frame = format::compress_block(residuals).map_err(|e| TableError::io(path, "compress", e))?;
     Ok(EncodedBlock { checksum: format::checksum(chunk), frame })
 }
@@ -358,7 +381,7 @@ fn compressed_block(path: &Path, chunk: &[u8], residuals: &[u8]) -> Result<Encod
 /// # Errors
 /// [`TableError::Io`] if the file cannot be written, [`TableError::Inconsistent`] if
 /// `blocks` is not one block per [`BLOCK_ENTRIES`] positions.
-pub fn write_encoded_table<R: TierLayout>(
+pub(crate) fn write_encoded_table<R: TierLayout>(
     rules: &R,
     path: &Path,
     seeds: u32,
@@ -372,6 +395,22 @@ pub fn write_encoded_table<R: TierLayout>(
         });
     }
     let checksums: Vec<u64> = blocks.iter().map(|b| b.checksum).collect();
+    let lengths: Vec<u64> = blocks.iter().map(|b| b.frame.len() as u64).collect();
+    let meta = table_meta(rules, seeds, entries, &checksums, &lengths);
+    write_atomically(path, |file| {
+        file.write_all(&meta)?;
+        blocks.iter().try_for_each(|block| file.write_all(&block.frame))
+    })
+    .map_err(|f| TableError::io(f.path, f.action, f.source))?;
+    Ok(meta.len() as u64 + lengths.iter().sum::<u64>())
+}
+
+/// What a table file of tier `seeds`, of `entries` positions, holds before its frames: the
+/// header, the offset index and the meta checksum, given every block's values checksum and
+/// frame length, in order. Processes that write their blocks of one file apart (`dakon-mpi`)
+/// each know it, and where their frames go: after it, at the sum of the lengths before them.
+pub fn table_meta<R: TierLayout>(rules: &R, seeds: u32, entries: u64, checksums: &[u64], lengths: &[u64]) -> Vec<u8> {
+    debug_assert_eq!(checksums.len(), lengths.len());
     let header = Header {
         magic: MAGIC,
         version: VERSION,
@@ -381,22 +420,16 @@ pub fn write_encoded_table<R: TierLayout>(
         entries,
         codec: CODEC_PREDICTED,
         block_entries: BLOCK_ENTRIES,
-        checksum: format::block_digest(&checksums),
+        checksum: format::block_digest(checksums),
     };
     let mut meta = format::bincode_options().serialize(&header).expect("a header always serializes");
     let mut offset = 0u64;
     meta.extend_from_slice(&offset.to_le_bytes());
-    for block in blocks {
-        offset += block.frame.len() as u64;
+    for length in lengths {
+        offset += length;
         meta.extend_from_slice(&offset.to_le_bytes());
     }
     let meta_checksum = format::meta_checksum(&meta);
     meta.extend_from_slice(&meta_checksum.to_le_bytes());
-
-    write_atomically(path, |file| {
-        file.write_all(&meta)?;
-        blocks.iter().try_for_each(|block| file.write_all(&block.frame))
-    })
-    .map_err(|f| TableError::io(f.path, f.action, f.source))?;
-    Ok(meta.len() as u64 + offset)
+    meta
 }

@@ -10,6 +10,7 @@
 //!
 //! The format is described byte by byte in `docs/formats/tables.md` and in [`format`].
 
+pub mod budget;
 mod build_progress;
 mod build_report;
 mod builder;
@@ -23,18 +24,22 @@ mod predict;
 mod reader;
 mod residual;
 mod retrograde;
+mod shard;
 #[cfg(feature = "tier-bars")]
 mod tier_bars;
+mod tier_shard;
 
 pub use build_progress::{BuildProgress, NoProgress};
 pub use build_report::{BuildReport, TierReport};
 pub use builder::{build_and_load, build_tiers, build_tiers_with, worker_pool, BuildOptions, TierSolver, TierTask};
 pub use compact::{CompactTier, TierValues, WrongParity, LINE_POSITIONS};
 pub use error::TableError;
-pub use file::{block_count, encode_solved_block, write_encoded_table, write_table, EncodedBlock, TableFile};
+pub use file::{table_meta, write_table, EncodedBlock, TableFile};
 pub use image::{image_path, IMAGE_EXTENSION};
 pub use name::{file_name, tier_path, EXTENSION};
 pub use reader::{probe_file, LoadOptions, LoadPlan, TableSet};
-pub use retrograde::{SharedTier, SolvedTier};
+pub use retrograde::SolvedTier;
+pub use shard::{foreign_leaves, FetchedTier, OwnTiers, ShardMap, SuccessorKey};
 #[cfg(feature = "tier-bars")]
 pub use tier_bars::TierBars;
+pub use tier_shard::{Moves, TierShard};

@@ -37,6 +37,27 @@ struct Leave {
     index: u64,
 }
 
+/// Calls `each(seeds, index)` for the successor of every move of the positions
+/// `first..first + len` of tier `seeds` that leaves the tier: the lower-tier values that
+/// [`for_each_prediction`] reads for them.
+pub(crate) fn for_each_leave<R: TierLayout>(rules: &R, seeds: u32, first: u64, len: usize, mut each: impl FnMut(u32, u64)) {
+    let mut previous: Option<R::Position> = None;
+    for index in first..first + len as u64 {
+        let pos = match &previous {
+            Some(previous) => rules.position_after(seeds, index - 1, previous),
+            None => rules.position_at(seeds, index),
+        };
+        previous = Some(pos);
+        for &mv in rules.legal_moves(&pos).as_slice() {
+            let next = rules.play(&pos, mv).next;
+            let next_seeds = rules.seeds_on_board(&next);
+            if next_seeds != seeds {
+                each(next_seeds, rules.index(&next));
+            }
+        }
+    }
+}
+
 /// The prediction for each position `first..first + len` of tier `seeds`, in order, from
 /// `lower[j]`, the values of tier `j < seeds`, handed to `each(index, prediction)`.
 ///

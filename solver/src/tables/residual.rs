@@ -2,8 +2,8 @@
 //! prediction ([`super::predict`]), and nothing at all where the prediction is exact.
 //!
 //! A tier being built has its residuals worked out by the solve itself, one [`Mark`] a
-//! position ([`mark`]: the solve sees every move's successor value anyway; a build shared
-//! among processes exchanges the marks with the values), so that writing the file needs no
+//! position ([`mark`]: the solve sees every move's successor value anyway; a build partitioned
+//! among processes keeps each rank's marks with its values), so that writing the file needs no
 //! second pass over the tier ([`from_marks`]); [`encode`] does that pass, from the values and
 //! the lower tiers, for values alone (`write_table`). Both give the same bytes.
 

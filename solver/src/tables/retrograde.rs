@@ -34,9 +34,6 @@ use crate::build_schedule::BuildSchedule;
 use crate::prefetch::prefetch;
 use crate::rules::MoveList;
 
-/// Positions per unit of parallel work of a tier solved in parts ([`SharedTier::solve`]).
-const CHUNK: usize = 1 << 15;
-
 /// Positions whose successors are requested from memory together.
 const BATCH: usize = 8;
 
@@ -113,72 +110,6 @@ fn checked_tier_size<R: BuildSchedule>(rules: &R, seeds: u32) -> Result<usize, T
     usize::try_from(rules.tier_size(seeds)).map_err(|_| TableError::Unsupported { seeds, detail: "tier too large".into() })
 }
 
-/// A tier solved in parts, for a build shared among processes: each process solves the
-/// positions it owns one level of [`BuildSchedule::tier_order`] at a time, lowest first, and records
-/// the values and marks the others found before it starts the next level. It holds the
-/// tier's values, their marks (so that the file is written without a second pass, as for
-/// [`solve_tier`]) and which of them are known.
-pub struct SharedTier<'a, R: BuildSchedule> {
-    rules: &'a R,
-    seeds: u32,
-    lower: &'a [Vec<u8>],
-    bytes: Vec<u8>,
-    marks: Vec<u8>,
-}
-
-impl<'a, R: BuildSchedule> SharedTier<'a, R> {
-    /// An empty tier `seeds` over the solved lower tiers (`lower[j]` holds tier `j`, for
-    /// every `j < seeds`).
-    ///
-    /// # Errors
-    /// [`TableError::Unsupported`] if the tier is too large for one-byte values.
-    pub fn new(rules: &'a R, seeds: u32, lower: &'a [Vec<u8>]) -> Result<Self, TableError> {
-        debug_assert_eq!(lower.len(), seeds as usize);
-        let size = checked_tier_size(rules, seeds)?;
-        let (bytes, marks) = (unsolved_values(size), crate::memory::zeroed_bytes(size));
-        Ok(SharedTier { rules, seeds, lower, bytes, marks })
-    }
-
-    /// Solves the positions `indices` in parallel (on the current rayon pool) and returns
-    /// their values (two's complement) and marks, in the order of `indices`.
-    ///
-    /// Contract: the successors of `indices` in this tier are known (solved or recorded)
-    /// already, as they are when `indices` is one level of `tier_order` and every lower level
-    /// is known. A successor that is not is solved here too: the value is right, but the work
-    /// is done twice.
-    ///
-    /// # Errors
-    /// [`TableError::Order`] if the rules break the [`BuildSchedule::tier_order`] contract.
-    pub fn solve(&mut self, indices: &[u64]) -> Result<Vec<[u8; 2]>, TableError> {
-        let tier = Tier {
-            rules: self.rules,
-            seeds: self.seeds,
-            lower: self.lower,
-            bytes: as_atomic_u8(&mut self.bytes),
-            marks: as_atomic_u8(&mut self.marks),
-        };
-        indices.par_chunks(CHUNK).try_for_each(|part| tier.solve_indices(part.iter().copied()))?;
-        Ok(indices.iter().map(|&i| [self.bytes[i as usize], self.marks[i as usize]]).collect())
-    }
-
-    /// Records `value` and `mark`, found by another process, as those of position `index`.
-    pub fn record(&mut self, index: u64, value: u8, mark: u8) {
-        debug_assert_ne!(value, UNSOLVED, "position {index}: not a value");
-        self.bytes[index as usize] = value;
-        self.marks[index as usize] = mark;
-    }
-
-    /// Whether every position's value is known.
-    pub fn is_complete(&self) -> bool {
-        !self.bytes.contains(&UNSOLVED)
-    }
-
-    /// The whole tier, as [`solve_tier`] gives it.
-    pub fn into_solved(self) -> SolvedTier {
-        SolvedTier { values: self.bytes, marks: self.marks }
-    }
-}
-
 /// The tier being solved and the lower ones, shared by the worker threads.
 struct Tier<'a, R: BuildSchedule> {
     rules: &'a R,
@@ -252,24 +183,6 @@ impl<R: BuildSchedule> Tier<'_, R> {
         } else {
             prefetch(&self.lower[edge.seeds as usize][edge.index as usize]);
         }
-    }
-
-    /// Solves the positions `indices` (of this tier) that are not solved yet, a batch at a
-    /// time.
-    fn solve_indices(&self, indices: impl Iterator<Item = u64>) -> Result<(), TableError> {
-        let mut batch = Batch::new();
-        // The last position made, so that the next index is stepped to, not unranked: solved
-        // positions are stepped over too, which costs less than unranking after them.
-        let mut previous: Option<(u64, R::Position)> = None;
-        for index in indices {
-            let pos = match &previous {
-                Some((at, before)) if at + 1 == index => self.rules.position_after(self.seeds, *at, before),
-                _ => self.rules.position_at(self.seeds, index),
-            };
-            previous = Some((index, pos));
-            self.push(&mut batch, index, &pos)?;
-        }
-        self.finish(&mut batch)
     }
 
     /// Adds position `index` of this tier, `pos`, to `batch` unless it is solved already: its
@@ -352,52 +265,4 @@ fn as_atomic_u8(bytes: &mut [u8]) -> &[AtomicU8] {
     // SAFETY: `AtomicU8` has the size and alignment of `u8`, and the exclusive borrow
     // guarantees that no other access bypasses the atomics while the result lives.
     unsafe { &*(bytes as *mut [u8] as *const [AtomicU8]) }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::ruleset::{RuleSet, RulesName};
-    use crate::tables::NoProgress;
-    use crate::tier_layout::TierLayout;
-
-    /// A tier shared by two processes as `dakon-mpi` shares it (each solves its positions of a
-    /// level, then records the other's values and marks) ends with the values and marks that
-    /// [`solve_tier`] finds alone, on both.
-    #[test]
-    fn a_tier_shared_level_by_level_is_the_tier_solved_alone() {
-        for name in RulesName::ALL {
-            let rules = RuleSet::new(name, 4).unwrap();
-            let mut lower: Vec<Vec<u8>> = Vec::new();
-            for seeds in 0..=9 {
-                let alone = solve_tier(&rules, seeds, &lower, None, &NoProgress).unwrap().unwrap();
-                // Runs of 5 positions dealt in turn, each process's sorted by level.
-                let mut levels: [Vec<Vec<u64>>; 2] = Default::default();
-                for index in 0..rules.tier_size(seeds) {
-                    let level = rules.tier_order(&rules.position_at(seeds, index)) as usize;
-                    let own = &mut levels[(index / 5 % 2) as usize];
-                    own.resize(own.len().max(level + 1), Vec::new());
-                    own[level].push(index);
-                }
-                let mut shared = [SharedTier::new(&rules, seeds, &lower).unwrap(), SharedTier::new(&rules, seeds, &lower).unwrap()];
-                assert!(!shared[0].is_complete(), "{name:?} tier {seeds}: complete before any position is solved");
-                for level in 0..levels[0].len().max(levels[1].len()) {
-                    let mine = |p: usize| levels[p].get(level).map_or(&[][..], Vec::as_slice);
-                    let solved = [shared[0].solve(mine(0)).unwrap(), shared[1].solve(mine(1)).unwrap()];
-                    for p in 0..2 {
-                        for (&index, &[value, mark]) in mine(1 - p).iter().zip(&solved[1 - p]) {
-                            shared[p].record(index, value, mark);
-                        }
-                    }
-                }
-                for (p, mut tier) in shared.into_iter().enumerate() {
-                    assert!(tier.is_complete(), "{name:?} tier {seeds}, process {p}");
-                    let tier = tier.into_solved();
-                    assert!(tier.values == alone.values, "{name:?} tier {seeds}, process {p}: values");
-                    assert!(tier.marks == alone.marks, "{name:?} tier {seeds}, process {p}: marks");
-                }
-                lower.push(alone.values);
-            }
-        }
-    }
 }

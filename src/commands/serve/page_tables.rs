@@ -106,7 +106,8 @@ impl PageTables {
     }
 
     fn load(self: &Arc<Self>, probe: &ProbeArgs) {
-        let options = LoadOptions { max_seeds: self.max_seeds, max_bytes: probe.tables_mb.map(|mb| mb.saturating_mul(1 << 20)) };
+        let options =
+            LoadOptions { max_seeds: self.max_seeds, max_bytes: probe.tables_mb.map(|mb| mb.saturating_mul(1 << 20)), write_images: true };
         let failed = self.clone();
         let report = move |e: dakon_solver::tables::TableError| failed.fail(e.to_string());
         match TableSet::open_in_background(&self.rules, &self.dir, &options, report) {
