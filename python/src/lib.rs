@@ -8,7 +8,9 @@
 
 mod certificates;
 mod errors;
+mod int_arg;
 mod many;
+mod move_value;
 mod played;
 mod position;
 mod rules_name;
@@ -26,15 +28,17 @@ fn _dakon(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<position::PyPosition>()?;
     m.add_class::<played::PyPlayed>()?;
     m.add_class::<solution::PySolution>()?;
-    m.add_class::<solution::PyMoveValue>()?;
+    m.add_class::<move_value::PyMoveValue>()?;
     m.add_function(wrap_pyfunction!(solve::solve, m)?)?;
     m.add_function(wrap_pyfunction!(solve::best, m)?)?;
     m.add_function(wrap_pyfunction!(many::solve_many, m)?)?;
+    m.add_function(wrap_pyfunction!(many::best_many, m)?)?;
     m.add_function(wrap_pyfunction!(tables::build_tables, m)?)?;
     m.add_function(wrap_pyfunction!(tables::probe_table, m)?)?;
     m.add_function(wrap_pyfunction!(certificates::write_certificate, m)?)?;
     m.add_function(wrap_pyfunction!(certificates::check_certificate, m)?)?;
     m.add("RULES", rules_name::all())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("DakonError", py.get_type::<errors::DakonError>())?;
     m.add("TableError", py.get_type::<errors::TableError>())?;
     m.add("CertificateError", py.get_type::<errors::CertificateError>())?;
