@@ -21,7 +21,7 @@ moves' bounds fix it), ``lower``, ``upper`` (float64 per move, NaN for an illega
 >>> import dakon
 >>> columns = dakon.best_many(["2,2,2/2,2,2 0/0 0"], as_array="columns", progress=False)
 >>> columns["lower"].tolist(), columns["best_action"].tolist(), columns["value"].tolist()
-([[0.0, 2.0, 6.0]], [2], [6.0])
+([[2.0, 0.0, 6.0]], [2], [6.0])
 """
 
 from __future__ import annotations

@@ -26,7 +26,8 @@ counts, not scaled.
 
 from __future__ import annotations
 
-from typing import List, Optional
+import operator
+from typing import Any, List, Optional
 
 import numpy
 import numpy.typing
@@ -47,12 +48,19 @@ def _row(position: Position, player: int) -> List[int]:
     return board[n:] if player == 0 else board[n - 1 :: -1]
 
 
+def _integer(name: str, value: Any, highest: int) -> int:
+    """``value`` as an int from 0 to ``highest``: TypeError or ValueError naming ``name``."""
+    try:
+        number = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name}: expected an integer, found {type(value).__name__}") from None
+    if not 0 <= number <= highest:
+        raise ValueError(f"{name}: expected an integer from 0 to {highest}, found {number}")
+    return number
+
+
 def _viewer(position: Position, player: Optional[int]) -> int:
-    if player is None:
-        return position.to_move
-    if player not in (0, 1):
-        raise ValueError(f"player: expected 0 or 1, found {player}")
-    return player
+    return position.to_move if player is None else _integer("player", player, 1)
 
 
 def observation(position: Position, player: Optional[int] = None) -> "numpy.typing.NDArray[numpy.float32]":
@@ -93,8 +101,7 @@ def hole_of_action(position: Position, action: int) -> int:
     Raises ValueError for an action outside ``0..holes-1``.
     """
     n = position.holes
-    if not 0 <= action < n:
-        raise ValueError(f"action: expected an integer from 0 to {n - 1}, found {action}")
+    action = _integer("action", action, n - 1)
     return n + action if position.to_move == 0 else n - 1 - action
 
 
