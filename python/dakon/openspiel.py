@@ -11,8 +11,8 @@ and registers the game ``python_dakon`` with pyspiel::
 mover (``0..holes-1``, ``dakon.hole_of_action``; the same action is the same move for either
 player, none is always illegal), and it has an observer: ``state.observation_tensor(player)``
 and ``state.observation_string(player)`` describe the position from ``player``'s view as
-``dakon.observation`` does (``2 * holes + 3`` numbers), so OpenSpiel's ``rl_environment``,
-tabular Q-learning, DQN and the other learners run on it.
+``dakon.observation`` does (``2 * holes + 3`` numbers), so OpenSpiel's ``rl_environment``
+and its learners (tabular Q-learning, and DQN where PyTorch or JAX is installed) run on it.
 
 OpenSpiel's ``mancala`` is standard Kalah on 6 holes of 4 seeds: dakon's ``--rules kalah``
 (checked move by move on random games in ``python/tests/test_openspiel.py``). Its pits are
