@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import importlib
 import warnings
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Literal, Optional, Tuple, Union, overload
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Literal, Optional, Tuple, TypeVar, Union, overload
 
 import numpy
 import numpy.typing
@@ -81,6 +81,7 @@ __all__ = [
 PositionLike = Union[Position, str]
 Progress = Union[bool, Callable[[int, int], Any], None]
 Columns = Dict[str, "numpy.typing.NDArray[Any]"]
+_Result = TypeVar("_Result")
 
 
 @overload
@@ -129,12 +130,7 @@ def solve_many(
     [4]
     """
     arrays.check(as_array)
-    positions = list(positions)
-    callback, close = _progress(progress, len(positions), "solve_many")
-    try:
-        solutions = _solve_many(positions, progress=callback, **search)
-    finally:
-        close()
+    solutions = _with_progress(_solve_many, "solve_many", list(positions), progress, search)
     if as_array is False:
         return solutions
     return arrays.convert(arrays.solution_columns(solutions), as_array)
@@ -177,16 +173,21 @@ def best_many(
     """
     arrays.check(as_array)
     positions = list(positions)
-    callback, close = _progress(progress, len(positions), "best_many")
-    try:
-        ranked = _best_many(positions, progress=callback, **search)
-    finally:
-        close()
+    ranked = _with_progress(_best_many, "best_many", positions, progress, search)
     if as_array is False:
         return ranked
     # Only the board's size and the mover matter here, which the rules do not change.
     resolved = [p if isinstance(p, Position) else Position.parse(p) for p in positions]
     return arrays.convert(arrays.best_columns(resolved, ranked), as_array)
+
+
+def _with_progress(native: Callable[..., _Result], name: str, positions: List[PositionLike], progress: Progress, search: SearchOptions) -> _Result:
+    """``native(positions, progress=..., **search)`` with the progress ``progress`` asks for."""
+    callback, close = _progress(progress, len(positions), name)
+    try:
+        return native(positions, progress=callback, **search)
+    finally:
+        close()
 
 
 def _progress(progress: Progress, total: int, name: str) -> Tuple[Optional[Callable[[int, int], Any]], Callable[[], None]]:
