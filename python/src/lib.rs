@@ -1,7 +1,8 @@
 //! `dakon._dakon`: the native half of the Python package `dakon`, a thin layer over
 //! `dakon-solver` (rules, search, tables, certificates) and `dakon-check` (the independent
-//! checker). The Python half (`python/dakon/`) re-exports these names, adds the progress bar
-//! of `solve_many` and the OpenSpiel bridge.
+//! checker). The Python half (`python/dakon/`) re-exports these names and adds the progress
+//! bars and arrays of `solve_many` and `best_many`, what a learner sees (`learning.py`), the
+//! OpenSpiel bridge and the PettingZoo environment.
 //!
 //! Every long call runs the Rust work on a thread of its own while the calling thread, with
 //! the GIL released, waits for it and looks for Ctrl-C between waits ([`wait`]).
