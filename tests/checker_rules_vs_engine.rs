@@ -1,5 +1,5 @@
 //! The certificate checker's own rules (`dakon_check::rules`, written from
-//! tables/CERTIFICATES.md) against the solver's engine: the only place the two meet. For every
+//! docs/formats/certificates.md) against the solver's engine: the only place the two meet. For every
 //! rule set (Dakon, Kalah, Kalah with empty capture), on random positions of every board size
 //! (the corner-seeking generator of the engine's own reference tests) and along random games,
 //! both must agree on the legal moves, on the position after every move (holes, stores, who

@@ -17,10 +17,10 @@ A certificate (.dkc, written by `dakon solve --certificate FILE` or `dakon verif
 difference, the player to move minus the other, with perfect play. Its lower half is a
 strategy for the player to move, its upper half one for the other player. The checker plays
 each strategy against every reply, by its own rules (dakon, kalah or kalah-empty-capture,
-written from tables/CERTIFICATES.md and sharing no code with the solver), solves positions
+written from docs/formats/certificates.md and sharing no code with the solver), solves positions
 with at most L seeds on the board itself by minimax, and reports for each file the position,
 the claimed bounds, the bounds it checked (never more than the claim), the positions
-visited (the calls of the walk's `visit` defined in tables/CERTIFICATES.md, not the small
+visited (the calls of the walk's `visit` defined in docs/formats/certificates.md, not the small
 positions its minimax solves, which are reported apart) and the time. A half that falls
 short is reported at the first position where the walk fails, with the moves that lead there.
 

@@ -1,4 +1,4 @@
-//! The reader of the certificate format, "Layout, byte by byte" in `tables/CERTIFICATES.md`.
+//! The reader of the certificate format, "Layout, byte by byte" in `docs/formats/certificates.md`.
 //!
 //! It first walks the layout (every length from the file itself, checked against what is
 //! left), then compares the file checksum, and only then judges the values and decodes the
@@ -109,7 +109,7 @@ impl Certificate {
     ///
     /// # Errors
     ///
-    /// [`FormatError`] for anything `tables/CERTIFICATES.md` says a reader refuses, saying
+    /// [`FormatError`] for anything `docs/formats/certificates.md` says a reader refuses, saying
     /// what was expected and what was found, and at which byte.
     pub fn read(bytes: &[u8]) -> Result<Certificate, FormatError> {
         if !bytes.starts_with(&MAGIC) {

@@ -1,6 +1,6 @@
 //! Checking one half: does its owner's strategy guarantee what the claim needs?
 //!
-//! The threshold walk of `tables/CERTIFICATES.md` ("The check of a half"), step for step and
+//! The threshold walk of `docs/formats/certificates.md` ("The check of a half"), step for step and
 //! in its order: S (the stores settle the need), E (the board was entered with a need at least
 //! as high), then rules 1-5. The replies of the other player are visited in increasing hole
 //! number, each completely before the next, so the visit count and the first failure are the

@@ -1,6 +1,6 @@
 //! `dakon-check`: the independent checker of `dakon` proof certificates.
 //!
-//! A certificate (format: `tables/CERTIFICATES.md`, the whole contract) claims bounds
+//! A certificate (format: `docs/formats/certificates.md`, the whole contract) claims bounds
 //! `lower <= value <= upper` on the value of one position and proves them with two strategies,
 //! one for each player. This crate checks such a file without trusting the solver that wrote
 //! it: it shares no code with `dakon-solver` and depends only on zstd, xxhash and serde_json.

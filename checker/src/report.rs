@@ -24,7 +24,7 @@ pub struct Report {
     /// The upper half: the other player's strategy.
     pub upper: HalfReport,
     /// Positions visited: the calls of the walk's `visit` in both halves (as
-    /// `tables/CERTIFICATES.md` defines them).
+    /// `docs/formats/certificates.md` defines them).
     pub visited: u64,
     /// Positions (board and player to move) of at most `L` seeds solved by this checker's
     /// minimax, for both halves: its own cost, not a figure of the format.

@@ -1,4 +1,4 @@
-//! The rules, written plainly from `tables/CERTIFICATES.md`, one seed at a time.
+//! The rules, written plainly from `docs/formats/certificates.md`, one seed at a time.
 //!
 //! This is the checker's own implementation, sharing nothing with the solver's engine: the
 //! writer's tests compare the two on random positions through this API, so it is kept stable.

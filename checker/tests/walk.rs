@@ -1,4 +1,4 @@
-//! The check is the threshold walk of `tables/CERTIFICATES.md`: a second, recursive
+//! The check is the threshold walk of `docs/formats/certificates.md`: a second, recursive
 //! implementation of the walk written from the document gives the same verdicts, the same
 //! first failures and the same visit counts; an illegal entry beyond the threshold does not
 //! count; claims are not range-limited; the checked bounds are never more than the claim.

@@ -29,7 +29,7 @@ pub const DEFAULT_TT_MB: usize = 256;
 const MAX_TT_MB: i128 = 1 << 20;
 
 /// The most threads a search may ask for.
-const MAX_THREADS: i128 = 1024;
+pub const MAX_THREADS: i128 = 1024;
 
 /// The longest time limit, in seconds (about 30 years: "no limit" is `None`).
 const MAX_SECONDS: f64 = 1e9;

@@ -15,7 +15,7 @@ use crate::errors::{interrupted, table_error};
 use crate::int_arg::{int_in, optional_int_in};
 use crate::position::PositionArg;
 use crate::rules_name;
-use crate::search_options::{forget_tables, tables_directory};
+use crate::search_options::{forget_tables, tables_directory, MAX_THREADS};
 use crate::wait::{self, Finished};
 
 /// The most seeds a table holds.
@@ -43,7 +43,7 @@ pub fn build_tables(
 ) -> PyResult<Py<PyList>> {
     let holes: usize = int_in("holes", holes, 1..=9)?;
     let max_seeds: u32 = int_in("max_seeds", max_seeds, 0..=MAX_TABLE_SEEDS)?;
-    let threads: Option<usize> = optional_int_in("threads", threads, 1..=1024)?;
+    let threads: Option<usize> = optional_int_in("threads", threads, 1..=MAX_THREADS)?;
     let rules = RuleSet::new(rules_name::parse(rules)?, holes).map_err(|e| PyValueError::new_err(format!("holes {holes}: {e}")))?;
     let dir = tables_directory(tables_dir);
     let stop = Arc::new(AtomicBool::new(false));

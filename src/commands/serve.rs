@@ -41,7 +41,7 @@ use service::Service;
 /// the exact value of every move drawn on its hole, play moves by clicking (or by number
 /// keys), undo and redo, paste or copy positions, and share a link to any position. The same
 /// server answers a JSON API for scripts: /api/analyse (every move's value, as `best --json`),
-/// /api/play (the position after a move) and /api/status (the load); see the README.
+/// /api/play (the position after a move) and /api/status (the load); see `docs/api.md`.
 ///
 /// Searches run at most --threads at once, sharing --threads cores evenly (a search running
 /// alone uses them all) and one transposition table per board size; up to --queue more wait,

@@ -71,7 +71,7 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// Write a proof certificate of the result to FILE (`.dkc`, format in
-    /// tables/CERTIFICATES.md).
+    /// docs/formats/certificates.md).
     #[arg(long, value_name = "FILE")]
     certificate: Option<PathBuf>,
     #[command(flatten)]

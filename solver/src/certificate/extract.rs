@@ -24,7 +24,7 @@ pub struct Extraction {
 }
 
 /// Extracts the certificate of `claim` about `root`: for each half, a strategy that walks the
-/// game as the checker will (see `tables/CERTIFICATES.md`), choosing at each of the owner's
+/// game as the checker will (see `docs/formats/certificates.md`), choosing at each of the owner's
 /// positions one move proven by a null-window test of `solver` to still meet the owner's need
 /// there, preferring moves that add the fewest positions to check, then a final pass keeping
 /// only the entries a check uses. Positions with at most `small_seeds` seeds get no entry.

@@ -1,4 +1,4 @@
-//! The certificate file, byte by byte, as `tables/CERTIFICATES.md` defines it (the contract
+//! The certificate file, byte by byte, as `docs/formats/certificates.md` defines it (the contract
 //! with the independent checker): a fixed header, the two strategies as zstd-compressed
 //! sections of sorted entries, and a checksum of the whole file.
 

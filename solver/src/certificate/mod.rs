@@ -5,7 +5,7 @@
 //! value (the final store difference, player to move minus opponent), and holds two
 //! strategies: the mover's, which guarantees at least `lower` whatever the opponent plays, and
 //! the opponent's, which holds the mover to at most `upper`. Positions with at most `L` seeds
-//! on the board are left to the checker's own minimax. `tables/CERTIFICATES.md` defines the
+//! on the board are left to the checker's own minimax. `docs/formats/certificates.md` defines the
 //! claim and the file byte by byte; it is the contract with the checker (`dakon check`).
 //!
 //! - [`extract`]: the certificate of proven bounds, each strategy chosen move by move for a

@@ -1,4 +1,4 @@
-//! The positions that checking one half visits, as `tables/CERTIFICATES.md` defines the check:
+//! The positions that checking one half visits, as `docs/formats/certificates.md` defines the check:
 //! the owner's move where the owner is to move, every move of the other side, and a stop
 //! where the game is over, where few enough seeds are left for the checker's own minimax, or
 //! where the stores already guarantee what is needed. Both the extraction and the final pass

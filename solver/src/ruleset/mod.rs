@@ -4,7 +4,7 @@
 //! generic.
 //!
 //! The dispatch is one predictable branch per call; measured against the concrete rule sets
-//! on single-thread solves it costs little (see `README.md`, "Kalah").
+//! on single-thread solves it costs little (see `docs/benchmarks/race-cmancala.md`).
 //!
 //! ```
 //! use dakon_solver::dakon::Position;

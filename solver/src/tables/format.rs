@@ -1,5 +1,5 @@
 //! The table file format: header, offset index and compressed blocks (described byte by byte
-//! in `tables/README.md`).
+//! in `docs/formats/tables.md`).
 //!
 //! ```text
 //! header        bincode 1 (fixed-width integers, little endian), see [`Header`]

@@ -1,5 +1,5 @@
 //! A deliberately simple implementation of the Kalah rules, written from the rules text
-//! (issue 11 and `tables/CERTIFICATES.md`), not from the engine, on the same [`Board`] as the
+//! (issue 11 and `docs/formats/certificates.md`), not from the engine, on the same [`Board`] as the
 //! Dakon reference: absolute numbering, one seed at a time along [`Board::next_slot`].
 //!
 //! - one lap, no relay; last seed in the mover's store: the mover moves again;

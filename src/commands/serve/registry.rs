@@ -9,8 +9,8 @@
 //! middle games take tens of millions of nodes, get 16 times the share of the small ones,
 //! which a few million nodes solve (the default 1152 MiB: 256 MiB for each board of 6 to 9
 //! holes, 16 MiB below, where an even split gave each 128 MiB). On the hardest early 7 x 7
-//! analyses a table of 256 MiB instead of 128 MiB saves a fifth of the nodes (see the
-//! README's "The results database and the page, tested and measured").
+//! analyses a table of 256 MiB instead of 128 MiB saves a fifth of the nodes (see
+//! `docs/benchmarks/serve.md`).
 
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
