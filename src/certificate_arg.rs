@@ -1,21 +1,13 @@
-//! Proof certificates from the command line: the options shared by `solve` and `verify`, and
-//! writing one certificate.
+//! Proof certificates from the command line: the options shared by `solve`, `verify` and
+//! `campaign`, and the check of `--certificate`'s destination. Writing one is
+//! [`crate::certificate_writer`].
 
-use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
-use std::time::Instant;
+use std::path::Path;
 
 use clap::Args;
-use dakon_solver::certificate::{default_small_seeds, extract_with_turn, Claim, ExtractError, MAX_SMALL_SEEDS};
-use dakon_solver::dakon::Position;
-use dakon_solver::rules::Rules;
-use dakon_solver::search::{Limits, Solver};
-use serde::{Deserialize, Serialize};
+use dakon_solver::certificate::MAX_SMALL_SEEDS;
 
 use crate::cli_error::CliError;
-use crate::search_args::interrupt_flag;
-use crate::spinner::Spinner;
 
 /// How certificates are written.
 #[derive(Args, Clone, Debug)]
@@ -33,149 +25,6 @@ pub struct CertificateOptions {
     pub no_check: bool,
 }
 
-/// What the independent checker said about a certificate read back from its file.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Checked {
-    /// Whether the file proves its claim.
-    pub holds: bool,
-    /// Positions the checker visited.
-    pub visited: u64,
-    pub seconds: f64,
-    /// Why it does not hold (the first failure, or what is malformed).
-    pub problem: Option<String>,
-}
-
-impl Checked {
-    /// Checks the certificate in `path` with the independent checker.
-    ///
-    /// # Errors
-    /// [`CliError::Failure`] if the file cannot be read back.
-    fn file(path: &Path) -> Result<Checked, CliError> {
-        let started = Instant::now();
-        let bytes =
-            std::fs::read(path).map_err(|e| CliError::Failure(format!("cannot read back the certificate {}: {e}", path.display())))?;
-        let checked = match dakon_check::check(&bytes) {
-            Ok(report) => {
-                let failure = report.lower.failure.as_ref().or(report.upper.failure.as_ref());
-                Checked { holds: report.holds(), visited: report.visited, seconds: 0.0, problem: failure.map(ToString::to_string) }
-            }
-            Err(error) => Checked { holds: false, visited: 0, seconds: 0.0, problem: Some(format!("malformed: {error}")) },
-        };
-        Ok(Checked { seconds: started.elapsed().as_secs_f64(), ..checked })
-    }
-}
-
-/// A certificate written to disk.
-#[derive(Clone, Debug)]
-pub struct Written {
-    pub path: PathBuf,
-    /// The file's size.
-    pub bytes: u64,
-    pub claim: Claim,
-    pub small_seeds: u8,
-    pub lower_entries: usize,
-    pub upper_entries: usize,
-    /// Extraction and writing.
-    pub seconds: f64,
-    /// The independent checker's verdict (`None` with `--no-check`).
-    pub check: Option<Checked>,
-}
-
-impl Written {
-    /// Lines for the text output.
-    pub fn describe(&self) -> String {
-        let written = format!(
-            "certificate: {} ({} bytes): lower bound {:+} with {} entries, upper bound {:+} with {} entries, L = {}, written in {:.3} s",
-            self.path.display(),
-            self.bytes,
-            self.claim.lower,
-            self.lower_entries,
-            self.claim.upper,
-            self.upper_entries,
-            self.small_seeds,
-            self.seconds
-        );
-        let checked = match &self.check {
-            None => "not checked (--no-check): run `dakon check FILE`".to_string(),
-            Some(c) if c.holds => format!("holds ({} positions visited in {:.3} s)", c.visited, c.seconds),
-            Some(c) => format!("REFUSED: {}", c.problem.as_deref().unwrap_or("")),
-        };
-        format!("{written}\nchecked by the independent checker: {checked}")
-    }
-
-    /// `Ok` unless the checker refused the certificate.
-    ///
-    /// # Errors
-    /// [`CliError::Failure`] naming the file and the checker's reason.
-    pub fn accepted(&self) -> Result<(), CliError> {
-        match &self.check {
-            Some(c) if !c.holds => Err(CliError::Failure(format!(
-                "the independent checker refused the certificate {}: {} (a bug in the certificate writer; the file is kept)",
-                self.path.display(),
-                c.problem.as_deref().unwrap_or("")
-            ))),
-            _ => Ok(()),
-        }
-    }
-
-    /// The JSON object of the certificate (read back by [`Written::from_json`]).
-    pub fn json(&self) -> serde_json::Value {
-        let record = WrittenRecord {
-            file: self.path.display().to_string(),
-            bytes: self.bytes,
-            lower: self.claim.lower,
-            upper: self.claim.upper,
-            small_seeds: self.small_seeds,
-            lower_entries: self.lower_entries,
-            upper_entries: self.upper_entries,
-            seconds: self.seconds,
-            checked: self.check.as_ref().map(|c| c.holds),
-            check: self.check.clone(),
-        };
-        serde_json::to_value(record).expect("a certificate's record is plain data")
-    }
-
-    /// The certificate a [`Written::json`] object stands for.
-    ///
-    /// # Errors
-    /// What is wrong with `value`, if it is not such an object.
-    pub fn from_json(value: serde_json::Value) -> Result<Written, String> {
-        let r: WrittenRecord = serde_json::from_value(value).map_err(|e| format!("not a certificate record ({e})"))?;
-        Ok(Written {
-            path: PathBuf::from(r.file),
-            bytes: r.bytes,
-            claim: Claim { lower: r.lower, upper: r.upper },
-            small_seeds: r.small_seeds,
-            lower_entries: r.lower_entries,
-            upper_entries: r.upper_entries,
-            seconds: r.seconds,
-            check: r.check,
-        })
-    }
-}
-
-/// A [`Written`] as JSON. `checked` repeats `check.holds` for scripts (null: not checked).
-#[derive(Serialize, Deserialize)]
-struct WrittenRecord {
-    file: String,
-    bytes: u64,
-    lower: i32,
-    upper: i32,
-    small_seeds: u8,
-    lower_entries: usize,
-    upper_entries: usize,
-    seconds: f64,
-    checked: Option<bool>,
-    check: Option<Checked>,
-}
-
-/// The claim of bounds on the future gain of `position` (what the solver proves), as final
-/// store differences.
-pub fn claim(position: &Position, future_lower: i32, future_upper: i32) -> Claim {
-    let stored = position.store_difference();
-    Claim { lower: stored + future_lower, upper: stored + future_upper }
-}
-
 /// Checks, before any work, that a certificate can be written to `path`: its directory exists
 /// and it is not itself a directory.
 ///
@@ -190,75 +39,4 @@ pub fn check_destination(path: &Path) -> Result<(), CliError> {
         return Err(CliError::Input(format!("--certificate {}: the directory {} does not exist", path.display(), dir.display())));
     }
     Ok(())
-}
-
-/// Extracts the certificate of `claim` about `root` with `solver` (whose table holds the
-/// proof just found; `turn`, rules-level moves of the mover, is tried first for the lower
-/// half, see [`extract_with_turn`]), writes it to `path` atomically and, unless `--no-check`, reads it back
-/// and checks it with the independent checker. Ctrl-C stops the extraction, writing nothing.
-///
-/// # Errors
-/// [`CliError::Failure`] if Ctrl-C stopped the extraction, the solver could not back the claim
-/// (a bug) or the file cannot be written or read back. A file the checker refuses is not an
-/// error here: see [`Written::accepted`].
-pub fn write_certificate<R>(
-    solver: &Solver<R>,
-    root: &Position,
-    claim: Claim,
-    turn: &[u8],
-    options: &CertificateOptions,
-    path: &Path,
-) -> Result<Written, CliError>
-where
-    R: Rules<Position = Position>,
-{
-    write_certificate_until(solver, root, claim, turn, options, path, interrupt_flag())
-}
-
-/// [`write_certificate`], stopped (writing nothing) when `stop` is raised rather than only by
-/// Ctrl-C: for callers with a deadline.
-///
-/// # Errors
-/// As [`write_certificate`]; a raised `stop` is reported as an interruption.
-pub fn write_certificate_until<R>(
-    solver: &Solver<R>,
-    root: &Position,
-    claim: Claim,
-    turn: &[u8],
-    options: &CertificateOptions,
-    path: &Path,
-    stop: Arc<AtomicBool>,
-) -> Result<Written, CliError>
-where
-    R: Rules<Position = Position>,
-{
-    let started = Instant::now();
-    let spinner = Spinner::with_ctrl_c(&format!("writing the certificate {}", path.display()), "stops it, writing nothing");
-    let limits = Limits { stop: Some(stop), ..Limits::default() };
-    let small_seeds = options.small_seeds.unwrap_or_else(|| default_small_seeds(solver.rules()));
-    let extraction = extract_with_turn(solver, root, claim, small_seeds, &limits, turn).map_err(|e| match e {
-        ExtractError::Stopped => CliError::Failure(format!("certificate {}: interrupted, nothing written", path.display())),
-        e => CliError::Failure(format!("certificate {}: {e}", path.display())),
-    })?;
-    let certificate = extraction.certificate;
-    let bytes = certificate.write(path).map_err(|e| CliError::Failure(format!("cannot write the certificate: {e}")))?;
-    drop(spinner);
-    let seconds = started.elapsed().as_secs_f64();
-    let check = if options.no_check {
-        None
-    } else {
-        let _spinner =
-            Spinner::with_ctrl_c(&format!("checking the certificate {}", path.display()), "twice ends the program, keeping the file");
-        Some(Checked::file(path)?)
-    };
-    Ok(Written {
-        path: path.to_path_buf(),
-        bytes,
-        claim,
-        small_seeds,
-        lower_entries: certificate.lower_half.len(),
-        upper_entries: certificate.upper_half.len(),
-        seconds,
-        check,
-    })
 }

@@ -1,6 +1,7 @@
 //! `dakon`: the command-line program of the Dakon solver.
 
 mod certificate_arg;
+mod certificate_writer;
 mod cli_error;
 mod cluster;
 mod commands;
@@ -15,8 +16,8 @@ mod rules_arg;
 mod search_args;
 mod shared_build;
 mod spinner;
-mod table_memory;
 mod tables_arg;
+mod tt_memory;
 
 use clap::{Parser, Subcommand};
 

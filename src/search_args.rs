@@ -126,7 +126,7 @@ pub fn build_and_say(
     who: &str,
 ) -> Result<(TableSet<RuleSet>, BuildReport), CliError> {
     let dir = probe.tables.dir();
-    let options = BuildOptions { threads, progress: false, stop: Some(stop) };
+    let options = BuildOptions { threads, progress: None, stop: Some(stop) };
     let (report, tables) = build_and_load(&rules, &dir, max_seeds, &options).map_err(|e| CliError::Failure(e.to_string()))?;
     let Some(tables) = tables else {
         return Err(CliError::Failure(format!(

@@ -28,8 +28,7 @@ pub struct Cluster {
 /// Open MPI's setting for a rank waiting in a collective: spin (its default) or yield the core
 /// between polls. On cores that other processes share (a loaded machine, more threads than
 /// cores), a spinning rank takes the core from the rank it waits for, and a table build waits
-/// at every level: measured here, Dakon 7 tiers 0..=14 under `mpirun -np 2` at load 10 took
-/// 86.2 s spinning and 67.1 s yielding. So ranks yield, unless the user set it.
+/// at every level, so ranks yield unless the user set it.
 const YIELD_WHEN_IDLE: &str = "OMPI_MCA_mpi_yield_when_idle";
 
 impl Cluster {

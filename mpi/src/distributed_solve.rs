@@ -12,8 +12,8 @@ use std::sync::atomic::Ordering;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use dakon_solver::rules::Rules;
 use dakon_solver::search::{Limits, Progress, Solution, SolveOptions, Solver};
+use dakon_solver::solvable::Solvable;
 use mpi::point_to_point::{Destination, Source};
 use mpi::topology::Communicator;
 
@@ -61,7 +61,7 @@ pub struct Distributed {
 /// Return contract: the solution's bounds are proven (every job's answer is a proof, combined
 /// by minimax at the root); exact unless a limit, Ctrl-C or SIGTERM stopped a job, and then
 /// `cut` says which.
-pub fn solve<R: Rules>(
+pub fn solve<R: Solvable>(
     cluster: &Cluster,
     solver: &Solver<R>,
     root: &R::Position,
@@ -83,7 +83,7 @@ pub fn solve<R: Rules>(
 }
 
 /// A worker rank: runs the jobs rank 0 sends until it sends the empty message.
-fn work<R: Rules>(cluster: &Cluster, solver: &Solver<R>, root: &R::Position, limits: &Limits) {
+fn work<R: Solvable>(cluster: &Cluster, solver: &Solver<R>, root: &R::Position, limits: &Limits) {
     let edges = solve_job::edges(solver.rules(), root);
     let manager = cluster.world().process_at_rank(0);
     loop {
@@ -108,7 +108,7 @@ fn job_limits(limits: &Limits, message: &JobMessage) -> Limits {
 }
 
 /// Rank 0: hands out the jobs, runs its own on a second thread, and combines the answers.
-fn manage<R: Rules>(cluster: &Cluster, solver: &Solver<R>, root: &R::Position, limits: &Limits, options: SolveOptions) -> Distributed {
+fn manage<R: Solvable>(cluster: &Cluster, solver: &Solver<R>, root: &R::Position, limits: &Limits, options: SolveOptions) -> Distributed {
     let started = Instant::now();
     let rules = solver.rules();
     let k = rules.seeds_on_board(root) as i32;

@@ -4,7 +4,7 @@
 //! present from the shared tables directory and keeps every solved tier in memory, because a
 //! capture can reach any lower tier. Only the tiers the loop lacks are shared: the tier's
 //! positions are dealt out in blocks ([`Ownership`]); each rank sorts its own by
-//! [`Rules::tier_order`] and solves them one level at a time, lowest first. A move that stays
+//! [`BuildSchedule::tier_order`] and solves them one level at a time, lowest first. A move that stays
 //! in the tier lowers `tier_order`, so a level needs only lower levels, which every rank has
 //! once each level's values are gathered on every rank (`MPI_Allgatherv`, one message per
 //! rank and level), each with its mark (what the file stores of the position, found by the
@@ -17,7 +17,7 @@ use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use dakon_solver::rules::Rules;
+use dakon_solver::build_schedule::BuildSchedule;
 use dakon_solver::tables::{
     build_tiers_with, worker_pool, BuildOptions, BuildReport, SharedTier, SolvedTier, TableError, TierSolver, TierTask,
 };
@@ -61,7 +61,7 @@ pub struct SharedBuildReport {
 /// As the one-process build, and [`TableError::Shared`] if the ranks disagree on the tier to
 /// build (they see different directories). An error on one rank leaves the others waiting:
 /// the caller must then [`Cluster::abort`].
-pub fn build_tiers<R: Rules>(
+pub fn build_tiers<R: BuildSchedule>(
     cluster: &Cluster,
     rules: &R,
     dir: &Path,
@@ -123,7 +123,7 @@ impl<'c> SharedBuild<'c> {
     }
 }
 
-impl<R: Rules> TierSolver<R> for SharedBuild<'_> {
+impl<R: BuildSchedule> TierSolver<R> for SharedBuild<'_> {
     /// Contract: returns the tier's values and marks, the same on every rank, or `None` on
     /// every rank if any rank's `stop` was raised.
     fn solve(&mut self, task: &TierTask<'_, R>) -> Result<Option<SolvedTier>, TableError> {
@@ -192,7 +192,7 @@ impl<R: Rules> TierSolver<R> for SharedBuild<'_> {
             self.sent_bytes += total;
             self.received_bytes += total * (self.cluster.size() as u64 - 1);
             self.rounds += 1;
-            progress.inc(headers.iter().map(|h| h.positions).sum());
+            progress.solved(headers.iter().map(|h| h.positions).sum());
         }
         if !tier.is_complete() {
             return Err(TableError::Shared { seeds, detail: "positions were left unsolved after the last level".into() });
@@ -244,8 +244,8 @@ struct Levels {
 impl Levels {
     /// Sorts the positions `own` gives this rank (a counting sort on their `tier_order`,
     /// computed in parallel on the current pool, a run of consecutive indices at a time:
-    /// [`Rules::tier_orders`] steps from one board to the next instead of unranking each).
-    fn sort<R: Rules>(rules: &R, seeds: u32, own: &Ownership) -> Levels {
+    /// [`BuildSchedule::tier_orders`] steps from one board to the next instead of unranking each).
+    fn sort<R: BuildSchedule>(rules: &R, seeds: u32, own: &Ownership) -> Levels {
         let mut orders = vec![0u32; own.count() as usize];
         orders
             .par_chunks_mut(BLOCK as usize)

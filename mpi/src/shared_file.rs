@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use dakon_solver::rules::Rules;
+use dakon_solver::build_schedule::BuildSchedule;
 use dakon_solver::tables::{block_count, encode_solved_block, write_encoded_table, EncodedBlock, SolvedTier, TableError, TierTask};
 use mpi::datatype::PartitionMut;
 use mpi::traits::*;
@@ -25,7 +25,7 @@ use crate::phases::{timed, Phases};
 /// # Errors
 /// As [`write_encoded_table`] and [`encode_solved_block`]. An error on one rank leaves the
 /// others waiting: the caller must then [`Cluster::abort`].
-pub(crate) fn write_shared<R: Rules>(
+pub(crate) fn write_shared<R: BuildSchedule>(
     cluster: &Cluster,
     pool: &rayon::ThreadPool,
     task: &TierTask<'_, R>,
@@ -43,7 +43,7 @@ pub(crate) fn write_shared<R: Rules>(
 
 /// Gathers every rank's `encoded` blocks on rank 0, which writes the file of `entries`
 /// positions; returns its size there, 0 on the other ranks.
-fn gather_and_write<R: Rules>(
+fn gather_and_write<R: BuildSchedule>(
     cluster: &Cluster,
     task: &TierTask<'_, R>,
     path: &Path,

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use dakon_solver::rules::Rules;
 use dakon_solver::search::{Limits, SolveOptions, Solver};
+use dakon_solver::solvable::Solvable;
 
 use crate::root_split::{Edge, Job, Outcome};
 
@@ -36,7 +37,7 @@ pub fn edges<R: Rules>(rules: &R, root: &R::Position) -> Vec<Edge> {
 /// when a limit stopped it); a `Solve` returns proven bounds of the move's value within the
 /// job's (exact unless a limit stopped it), with the move and its child's principal
 /// variation as the line when exact.
-pub fn run<R: Rules>(solver: &Solver<R>, root: &R::Position, edge: &Edge, job: &Job, limits: &Limits) -> (Outcome, u64) {
+pub fn run<R: Solvable>(solver: &Solver<R>, root: &R::Position, edge: &Edge, job: &Job, limits: &Limits) -> (Outcome, u64) {
     let child = solver.rules().play(root, edge.mv).next;
     match *job {
         Job::Test { target, .. } => {

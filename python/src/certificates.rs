@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use dakon_solver::certificate::{default_small_seeds, extract, Claim, ExtractError};
 use dakon_solver::search::Limits;
-use dakon_solver::table_budget::capped;
+use dakon_solver::tt_budget::capped;
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;

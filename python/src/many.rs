@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use dakon_solver::dakon::Position;
 use dakon_solver::ruleset::{RuleSet, RulesName};
 use dakon_solver::search::{Limits, MoveValue, Solution, Solver};
-use dakon_solver::table_budget::capped;
+use dakon_solver::tt_budget::capped;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 

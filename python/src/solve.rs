@@ -6,7 +6,7 @@ use std::sync::Arc;
 use dakon_solver::dakon::Position;
 use dakon_solver::ruleset::RuleSet;
 use dakon_solver::search::{Limits, Solver};
-use dakon_solver::table_budget::capped;
+use dakon_solver::tt_budget::capped;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 

@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use dakon_solver::rules::Rules;
 use dakon_solver::ruleset::RuleSet;
-use dakon_solver::tables::{build_tiers, probe_file, tier_path, BuildOptions};
+use dakon_solver::tables::{build_tiers, probe_file, tier_path, BuildOptions, BuildProgress, TierBars};
+use dakon_solver::tier_layout::TierLayout;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -48,6 +49,7 @@ pub fn build_tables(
     let dir = tables_directory(tables_dir);
     let stop = Arc::new(AtomicBool::new(false));
     let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let progress = progress.then(|| Arc::new(TierBars::default()) as Arc<dyn BuildProgress>);
     let options = BuildOptions { threads, progress, stop: Some(stop.clone()) };
     let finished = wait::run(py, &stop, || build_tiers(&rules, &dir, max_seeds, &options), |_| Ok(()))?;
     forget_tables();

@@ -15,6 +15,7 @@ use dakon_solver::dakon::{Dakon, Position};
 use dakon_solver::oracle::Oracle;
 use dakon_solver::rules::Rules;
 use dakon_solver::tables::{TableSet, TierValues};
+use dakon_solver::tier_layout::TierLayout;
 
 /// The values of `positions` summed, each read from `bytes` (a byte a position per tier).
 #[inline(never)]

@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use dakon_solver::dakon::{Dakon, Key, Position};
 use dakon_solver::rules::Rules;
+use dakon_solver::transposition_key::TranspositionKey;
 
 struct Yardstick {
     rules: Dakon,

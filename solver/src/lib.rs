@@ -79,7 +79,10 @@
 //!   transposition [`dakon::Key`], and [`dakon::Dakon`], the rules as the generic code sees them.
 //! - [`kalah`]: the Kalah rules on the same board ([`kalah::Kalah`], both capture rules).
 //! - [`composition`]: the perfect index of boards with `k` seeds (rank and unrank).
-//! - [`rules`]: the [`rules::Rules`] trait through which the search and tables see any game.
+//! - [`rules`]: the [`rules::Rules`] trait through which the search and tables see any game's
+//!   moves; [`transposition_key`], [`tier_layout`] and [`build_schedule`]: how its positions
+//!   are keyed, numbered in tiers and scheduled for the table builder; [`solvable`]: all four
+//!   together, what the search and tables take.
 //! - [`ruleset`]: Dakon or Kalah chosen at run time ([`ruleset::RuleSet`]), for programs.
 //! - [`perft`]: move-tree leaf counts.
 //! - [`tables`]: endgame tables: the retrograde builder, the file format and the probing oracle.
@@ -87,9 +90,10 @@
 //! - [`certificate`]: proof certificates, files that an independent checker reads to confirm a
 //!   value without trusting this crate.
 //! - [`atomic_file`]: writing a file whole or not at all.
-//! - [`table_budget`]: the transposition table memory a board size needs at most.
+//! - [`tt_budget`]: the transposition table memory a board size needs at most.
 
 pub mod atomic_file;
+pub mod build_schedule;
 pub mod certificate;
 pub mod composition;
 pub mod dakon;
@@ -102,5 +106,8 @@ mod prefetch;
 pub mod rules;
 pub mod ruleset;
 pub mod search;
-pub mod table_budget;
+pub mod solvable;
 pub mod tables;
+pub mod tier_layout;
+pub mod transposition_key;
+pub mod tt_budget;

@@ -6,9 +6,8 @@
 //! On Linux the region is mapped anonymously (zeroed, and backed by memory only as it is
 //! touched), aligned to 2 MiB and advised for transparent huge pages (`MADV_HUGEPAGE`, which
 //! the usual `madvise` setting of `/sys/kernel/mm/transparent_hugepage/enabled` requires), so
-//! that a 1 GiB table needs 512 translations instead of 262,144 (measured with the table's
-//! other changes: see `search::tt`; alone, on the Kalah(6,3) start with 64 MiB, 1 thread:
-//! 1.55 s to 1.18 s). The price: the first touch of each 2 MiB page clears all of it, and the
+//! that a 1 GiB table needs 512 translations instead of 262,144, which shortens a search by
+//! about a quarter. The price: the first touch of each 2 MiB page clears all of it, and the
 //! kernel may compact memory to find one. Elsewhere the system allocator's zeroed memory
 //! serves.
 //!

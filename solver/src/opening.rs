@@ -14,7 +14,7 @@
 
 use std::collections::HashSet;
 
-use crate::rules::Rules;
+use crate::transposition_key::TranspositionKey;
 
 /// How much the turn search may spend.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,7 +73,7 @@ pub struct TurnSearch {
 /// // The first player stores more than half of the 50 seeds in their first turn.
 /// assert!(turn.lower > 0);
 /// ```
-pub fn best_turn<R: Rules>(rules: &R, pos: &R::Position, limits: TurnLimits) -> TurnSearch {
+pub fn best_turn<R: TranspositionKey>(rules: &R, pos: &R::Position, limits: TurnLimits) -> TurnSearch {
     let mut walk = Walk { rules, limits, seen: HashSet::new(), path: Vec::new(), best: None, nodes: 0, stopped: false };
     walk.visit(pos, 0);
     let complete = !walk.stopped || walk.goal_reached();
@@ -81,7 +81,7 @@ pub fn best_turn<R: Rules>(rules: &R, pos: &R::Position, limits: TurnLimits) -> 
 }
 
 /// The depth-first walk through the tree of one turn.
-struct Walk<'a, R: Rules> {
+struct Walk<'a, R: TranspositionKey> {
     rules: &'a R,
     limits: TurnLimits,
     /// Positions met within the turn, with the gain collected on the way there: from the same
@@ -93,7 +93,7 @@ struct Walk<'a, R: Rules> {
     stopped: bool,
 }
 
-impl<R: Rules> Walk<'_, R> {
+impl<R: TranspositionKey> Walk<'_, R> {
     fn visit(&mut self, pos: &R::Position, gain: i32) {
         for &mv in self.rules.legal_moves(pos).as_slice() {
             if self.stopped {

@@ -1,7 +1,12 @@
-//! What the search and the endgame tables need to know about a game, and nothing more.
+//! The game itself, as the generic search and endgame tables see it: moves, what they earn,
+//! and the end.
 //!
 //! Dakon and Kalah implement [`Rules`] ([`crate::dakon::Dakon`], [`crate::kalah::Kalah`]), and
-//! the search, perft, the opening-turn proof and the endgame tables serve both unchanged.
+//! the search, perft, the opening-turn proof and the endgame tables serve both unchanged. How
+//! positions are stored is not the game's: the transposition key
+//! ([`crate::transposition_key`]), the tables' layout ([`crate::tier_layout`]) and the
+//! builder's schedule ([`crate::build_schedule`]) are traits of their own, which rule sets
+//! on the same board implement once ([`crate::dakon::DakonBoardRules`]).
 //!
 //! The contract is that of a two-player, zero-sum, finite game scored by stores:
 //! - a position is always seen from the player to move;
@@ -17,10 +22,10 @@
 //!   `future_gain(p) = max over moves m of gain(m) ± future_gain(next)` with `+` when the same
 //!   player moves again and `-` otherwise;
 //! - positions with the same number of seeds on the board form a *tier*, numbered without
-//!   gaps by [`Rules::index`], the layout of the endgame tables.
+//!   gaps by [`TierLayout::index`](crate::tier_layout::TierLayout::index), the layout of the
+//!   endgame tables.
 
 use std::fmt::Debug;
-use std::hash::Hash;
 
 /// The legal moves of a position, in the order the rules suggest trying them (Dakon: the
 /// mover's sowing order; Kalah: the hole nearest the store first).
@@ -53,12 +58,6 @@ impl MoveList {
     #[inline]
     pub fn as_slice(&self) -> &[u8] {
         &self.moves[..self.len as usize]
-    }
-
-    /// The moves as a mutable slice (for reordering).
-    #[inline]
-    pub fn as_mut_slice(&mut self) -> &mut [u8] {
-        &mut self.moves[..self.len as usize]
     }
 
     /// How many moves there are.
@@ -111,16 +110,10 @@ pub fn parity_ceil(v: i32, seeds: u32) -> i32 {
     v + ((v ^ seeds as i32) & 1)
 }
 
-/// Positions a run of the default [`Rules::solve_run`].
-pub const SOLVE_RUN: u64 = 1 << 15;
-
 /// A two-player zero-sum sowing game, as the generic search and table builder see it.
 pub trait Rules: Send + Sync {
     /// A position, seen from the player to move.
     type Position: Copy + Eq + Send + Sync + Debug;
-    /// A lossless fixed-width key of everything in a position that its future gain depends
-    /// on (for transposition tables): at most 128 bits, which the table stores whole.
-    type Key: Copy + Eq + Hash + Send + Sync + Debug + Into<u128>;
 
     /// A short stable name of the rule set, written into table headers.
     fn name(&self) -> &'static str;
@@ -136,61 +129,4 @@ pub trait Rules: Send + Sync {
     fn seeds_on_board(&self, pos: &Self::Position) -> u32;
     /// The future gain of a position whose game is over (no legal moves).
     fn terminal_gain(&self, pos: &Self::Position) -> i32;
-    /// The transposition key.
-    fn key(&self, pos: &Self::Position) -> Self::Key;
-    /// How many positions hold exactly `seeds` seeds on the board.
-    ///
-    /// # Panics
-    /// May panic if the tier has `2^64` positions or more (far beyond any table).
-    fn tier_size(&self, seeds: u32) -> u64;
-    /// The index of a position within its tier, in `0..tier_size(seeds_on_board(pos))`.
-    ///
-    /// # Panics
-    /// May panic if the position's tier has `2^64` positions or more.
-    fn index(&self, pos: &Self::Position) -> u64;
-    /// The position at `index` in tier `seeds`: the inverse of [`Rules::index`], with empty
-    /// stores (they do not change the future gain).
-    fn position_at(&self, seeds: u32, index: u64) -> Self::Position;
-    /// `position_at(seeds, index + 1)`, given `pos`, the position [`Rules::position_at`] gives
-    /// at `index`: a walk over a tier in index order (the table builder, the decoder of format
-    /// 2) steps from each position to the next, which costs less than unranking it.
-    fn position_after(&self, seeds: u32, index: u64, pos: &Self::Position) -> Self::Position {
-        let _ = pos;
-        self.position_at(seeds, index + 1)
-    }
-    /// How many runs [`Rules::solve_run`] splits tier `seeds` into: the table builder's units
-    /// of parallel work. The default: runs of [`SOLVE_RUN`] positions in index order.
-    fn solve_runs(&self, seeds: u32) -> u64 {
-        self.tier_size(seeds).div_ceil(SOLVE_RUN)
-    }
-    /// Calls `visit(index, position)` for each position of run `run` (below
-    /// [`Rules::solve_runs`]) of tier `seeds`, in the order the table builder solves them;
-    /// together the runs visit every position of the tier once. A good order keeps the
-    /// successors of consecutive positions near each other in their tiers (the builder reads a
-    /// value at each). The default: positions `SOLVE_RUN * run..` in index order.
-    fn solve_run(&self, seeds: u32, run: u64, visit: &mut dyn FnMut(u64, &Self::Position)) {
-        let first = run * SOLVE_RUN;
-        let end = (first + SOLVE_RUN).min(self.tier_size(seeds));
-        let mut pos = self.position_at(seeds, first);
-        for index in first..end {
-            if index > first {
-                pos = self.position_after(seeds, index - 1, &pos);
-            }
-            visit(index, &pos);
-        }
-    }
-    /// The order in which the endgame-table builder solves the positions of one tier: for
-    /// every legal move of `pos` whose successor has as many seeds on the board as `pos`,
-    /// `tier_order(next) < tier_order(pos)`. (Dakon: the seeds weighted by their distance to
-    /// their owner's store, which every turn that stores nothing lowers.)
-    fn tier_order(&self, pos: &Self::Position) -> u32;
-    /// The [`Rules::tier_order`] of the positions at indices `first..first + orders.len()` of
-    /// tier `seeds`, written into `orders`: what a build shared among processes sorts its
-    /// positions by. Each position is unranked here; rules whose boards follow each other
-    /// cheaply in index order do better.
-    fn tier_orders(&self, seeds: u32, first: u64, orders: &mut [u32]) {
-        for (index, order) in (first..).zip(orders.iter_mut()) {
-            *order = self.tier_order(&self.position_at(seeds, index));
-        }
-    }
 }

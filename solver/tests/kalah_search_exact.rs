@@ -11,6 +11,7 @@ use dakon_solver::kalah::{CaptureRule, Kalah};
 use dakon_solver::rules::Rules;
 use dakon_solver::ruleset::{RuleSet, RulesName};
 use dakon_solver::search::{Config, Limits, Solver};
+use dakon_solver::solvable::Solvable;
 use minimax::Minimax;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -18,7 +19,7 @@ use random::random_position;
 
 const RULES: [CaptureRule; 2] = [CaptureRule::FacingSeeds, CaptureRule::Always];
 
-fn solver<R: Rules>(rules: R, threads: usize, tt_bytes: usize) -> Solver<R> {
+fn solver<R: Solvable>(rules: R, threads: usize, tt_bytes: usize) -> Solver<R> {
     Solver::new(rules, Config { threads, tt_bytes }, None)
 }
 

@@ -4,11 +4,13 @@
 
 mod reference;
 
+use dakon_solver::tier_layout::TierLayout;
 use std::collections::HashSet;
 
 use dakon_solver::composition;
 use dakon_solver::dakon::{Dakon, Key, Player, Position};
 use dakon_solver::rules::Rules;
+use dakon_solver::transposition_key::TranspositionKey;
 use proptest::prelude::*;
 use reference::notation;
 

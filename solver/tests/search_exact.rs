@@ -10,6 +10,7 @@ use dakon_solver::oracle::Oracle;
 use dakon_solver::rules::Rules;
 use dakon_solver::ruleset::{RuleSet, RulesName};
 use dakon_solver::search::{Config, Limits, SolveOptions, Solver};
+use dakon_solver::solvable::Solvable;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -28,12 +29,12 @@ fn solver(holes: usize, threads: usize, tt_bytes: usize) -> Solver<Dakon> {
     Solver::new(Dakon::new(holes).unwrap(), Config { threads, tt_bytes }, None)
 }
 
-fn solver_of<R: Rules>(rules: R, threads: usize, tt_bytes: usize) -> Solver<R> {
+fn solver_of<R: Solvable>(rules: R, threads: usize, tt_bytes: usize) -> Solver<R> {
     Solver::new(rules, Config { threads, tt_bytes }, None)
 }
 
 /// Checks everything `solve` and `analyse_moves` claim about `pos` against the minimax.
-fn check<R: Rules<Position = Position>>(solver: &Solver<R>, reference: &mut Minimax<R>, pos: &Position) {
+fn check<R: Solvable<Position = Position>>(solver: &Solver<R>, reference: &mut Minimax<R>, pos: &Position) {
     let here = format!("{} {pos}", solver.rules().name());
     let rules = solver.rules();
     let want = reference.value(pos);

@@ -3,11 +3,14 @@
 
 mod minimax;
 
+use dakon_solver::build_schedule::BuildSchedule;
 use dakon_solver::dakon::Player;
 use dakon_solver::oracle::Oracle;
 use dakon_solver::rules::{MoveList, Rules, Step};
 use dakon_solver::ruleset::{RuleSet, RulesName};
 use dakon_solver::tables::{build_tiers, BuildOptions, TableError, TableSet};
+use dakon_solver::tier_layout::TierLayout;
+use dakon_solver::transposition_key::TranspositionKey;
 use minimax::Minimax;
 
 const KALAH: [RulesName; 2] = [RulesName::Kalah, RulesName::KalahEmptyCapture];
@@ -94,7 +97,6 @@ struct Unordered(RuleSet);
 
 impl Rules for Unordered {
     type Position = <RuleSet as Rules>::Position;
-    type Key = <RuleSet as Rules>::Key;
 
     fn name(&self) -> &'static str {
         self.0.name()
@@ -114,9 +116,17 @@ impl Rules for Unordered {
     fn terminal_gain(&self, pos: &Self::Position) -> i32 {
         self.0.terminal_gain(pos)
     }
+}
+
+impl TranspositionKey for Unordered {
+    type Key = <RuleSet as TranspositionKey>::Key;
+
     fn key(&self, pos: &Self::Position) -> Self::Key {
         self.0.key(pos)
     }
+}
+
+impl TierLayout for Unordered {
     fn tier_size(&self, seeds: u32) -> u64 {
         self.0.tier_size(seeds)
     }
@@ -126,6 +136,9 @@ impl Rules for Unordered {
     fn position_at(&self, seeds: u32, index: u64) -> Self::Position {
         self.0.position_at(seeds, index)
     }
+}
+
+impl BuildSchedule for Unordered {
     fn tier_order(&self, _: &Self::Position) -> u32 {
         0
     }

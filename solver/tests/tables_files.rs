@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 
 use dakon_solver::dakon::Dakon;
 use dakon_solver::oracle::Oracle;
-use dakon_solver::rules::Rules;
 use dakon_solver::tables::{build_tiers, tier_path, BuildOptions, TableError, TableFile, TableSet};
+use dakon_solver::tier_layout::TierLayout;
 
 /// Tiers 0..=9 of the 4-hole board (tier 9: 11440 positions, one block).
 fn built(holes: usize, max_seeds: u32) -> (Dakon, tempfile::TempDir) {

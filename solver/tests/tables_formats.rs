@@ -6,12 +6,12 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use dakon_solver::rules::Rules;
 use dakon_solver::ruleset::{RuleSet, RulesName};
 use dakon_solver::tables::{
     build_and_load, build_tiers, tier_path, write_table, BuildOptions, CompactTier, LoadOptions, TableError, TableFile, TableSet,
     TierValues,
 };
+use dakon_solver::tier_layout::TierLayout;
 
 const TOP: u32 = 9;
 

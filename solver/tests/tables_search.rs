@@ -4,9 +4,9 @@ use std::sync::Arc;
 
 use dakon_solver::dakon::{Dakon, Position};
 use dakon_solver::oracle::Oracle;
-use dakon_solver::rules::Rules;
 use dakon_solver::search::{Config, Limits, Solver};
 use dakon_solver::tables::{build_tiers, BuildOptions, TableSet};
+use dakon_solver::tier_layout::TierLayout;
 use rand::{Rng, SeedableRng};
 
 fn solver(rules: Dakon, oracle: Option<Arc<dyn Oracle<Dakon>>>) -> Solver<Dakon> {

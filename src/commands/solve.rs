@@ -9,7 +9,8 @@ use dakon_solver::ruleset::RuleSet;
 use dakon_solver::search::{Solution, Solver};
 use dakon_solver::tables::BuildReport;
 
-use crate::certificate_arg::{self, CertificateOptions, Written};
+use crate::certificate_arg::{self, CertificateOptions};
+use crate::certificate_writer::{self, Written};
 use crate::cli_error::CliError;
 use crate::cluster::{self, Cluster};
 use crate::db_arg::DbArgs;
@@ -182,7 +183,7 @@ pub fn run(args: Args, cluster: Option<&Cluster>) -> Result<(), CliError> {
         print_solution(&args, &rules, &position, &solution, tables, built.as_ref(), shared.as_ref(), None);
         return Err(failure);
     }
-    let certificate = certify(&args, &solver, &position, certificate_arg::claim(&position, solution.lower, solution.upper));
+    let certificate = certify(&args, &solver, &position, certificate_writer::claim(&position, solution.lower, solution.upper));
     let written = certificate.as_ref().and_then(|c| c.as_ref().ok());
     if let Some(written) = written.filter(|w| w.check.as_ref().is_some_and(|c| c.holds)) {
         keep_claim(db.as_ref(), &rules, &position, &written.claim, Proof::Certificate, 0, written.seconds);
@@ -238,7 +239,7 @@ fn keep_claim(db: Option<&ResultsDb>, rules: &RuleSet, position: &Position, clai
 /// The certificate of `claim`, when --certificate asks for one.
 fn certify(args: &Args, solver: &Solver<RuleSet>, position: &Position, claim: Claim) -> Option<Result<Written, CliError>> {
     let path = args.certificate.as_ref()?;
-    Some(certificate_arg::write_certificate(solver, position, claim, &[], &args.certificate_options, path))
+    Some(certificate_writer::write_certificate(solver, position, claim, &[], &args.certificate_options, path))
 }
 
 /// The bounds of the final difference that need no search: every seed left lost, or won.

@@ -8,8 +8,10 @@ use dakon_solver::rules::Rules;
 use dakon_solver::ruleset::{RuleSet, RulesName};
 use dakon_solver::search::{Config, Limits, Solver};
 use dakon_solver::tables::{
-    build_tiers, probe_file, tier_path, BuildOptions, BuildReport, CompactTier, TableError, TableFile, TierValues, EXTENSION,
+    build_tiers, probe_file, tier_path, BuildOptions, BuildProgress, BuildReport, CompactTier, TableError, TableFile, TierBars, TierValues,
+    EXTENSION,
 };
+use dakon_solver::tier_layout::TierLayout;
 
 use crate::cli_error::CliError;
 use crate::cluster::Cluster;
@@ -131,7 +133,8 @@ fn build(args: BuildArgs, cluster: Option<&Cluster>) -> Result<(), CliError> {
     }
     let threads = args.threads.unwrap_or_else(|| crate::cluster::default_threads(cluster));
     let prints = crate::cluster::prints(cluster);
-    let options = BuildOptions { threads, progress: !args.json && prints, stop: Some(interrupt_flag()) };
+    let progress = (!args.json && prints).then(|| Arc::new(TierBars::default()) as Arc<dyn BuildProgress>);
+    let options = BuildOptions { threads, progress, stop: Some(interrupt_flag()) };
     let dir = args.tables.dir();
     let (report, exchange) = match cluster {
         None => (build_tiers(&rules, &dir, args.max_seeds, &options).map_err(failure)?, None),

@@ -16,7 +16,6 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use dakon_solver::dakon::{Position, MAX_HOLES, MAX_SEEDS};
-use dakon_solver::rules::Rules;
 use dakon_solver::ruleset::RuleSet;
 use dakon_solver::search::{Config, Progress, Solver};
 use dakon_solver::tables::{build_tiers, BuildOptions};
@@ -29,9 +28,10 @@ use crate::cli_error::CliError;
 use crate::cluster::{self, Cluster};
 use crate::rules_arg::RulesArgs;
 use crate::search_args::{interrupt_flag, SearchArgs};
-use crate::table_memory;
 use crate::tables_arg::{ProbeArgs, TablesArgs};
+use crate::tt_memory;
 use dakon_solver::search::Limits;
+use dakon_solver::tier_layout::TierLayout;
 
 /// Decide the opening of each board with the first player (player 0) to move: the value (final
 /// store difference, first player minus second) or proven bounds, the verdict, and the best
@@ -255,7 +255,7 @@ fn verify_board(board: Board, args: &Args, config: &Config, limits: &Limits, pro
     }
     let oracle = args.probe.open(rules)?;
     let tables = oracle.is_some();
-    let config = Config { tt_bytes: table_memory::capped(config.tt_bytes, board.holes, board.total()), ..config.clone() };
+    let config = Config { tt_bytes: tt_memory::capped(config.tt_bytes, board.holes, board.total()), ..config.clone() };
     let solver = (!args.opening_only).then(|| Solver::new(rules, config, oracle));
     let observer = |p: &Progress| progress.set_message(format!("{name}: value in [{:+}, {:+}] after {} nodes", p.lower, p.upper, p.nodes));
     let plan =
@@ -371,7 +371,7 @@ fn build_tables_for(rules: RuleSet, board: Board, tables: &TablesArgs, threads: 
         }
         max_seeds = seeds;
     }
-    let options = BuildOptions { threads, progress: false, stop: Some(interrupt_flag()) };
+    let options = BuildOptions { threads, progress: None, stop: Some(interrupt_flag()) };
     let report = build_tiers(&rules, &tables.dir(), max_seeds, &options)
         .map_err(|e| CliError::Failure(format!("--build-tables: {}x{}: {e}", board.holes, board.seeds)))?;
     if report.interrupted {

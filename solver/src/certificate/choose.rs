@@ -7,8 +7,9 @@ use std::sync::atomic::Ordering;
 use super::walk::Half;
 use super::{Board, ExtractError};
 use crate::dakon::Position;
-use crate::rules::{Rules, Step};
+use crate::rules::Step;
 use crate::search::{Limits, Solver};
+use crate::solvable::Solvable;
 
 /// The move chosen for a board and the highest need it was proven to meet there.
 #[derive(Clone, Copy, Debug)]
@@ -20,7 +21,7 @@ pub(super) struct Choice {
 }
 
 /// Chooses the owner's moves of one half, proving each with the solver's null-window test.
-pub(super) struct Chooser<'a, R: Rules<Position = Position>> {
+pub(super) struct Chooser<'a, R: Solvable<Position = Position>> {
     solver: &'a Solver<R>,
     limits: &'a Limits,
     half: Half,
@@ -43,17 +44,15 @@ type Cost = (usize, u32, i32);
 /// How many moves ahead [`Chooser::added`] counts a move's cost, in the manner of proof
 /// numbers: an owner's position costs one entry plus its cheapest move, the other side's
 /// position the sum of its replies, and a position costs nothing when the check stops there
-/// or the strategy already has its board for the need. Measured (entries of both halves; see
-/// `scripts/bench-certificates`): counting the other side's replies only (depth 0) gives 205 k
-/// entries on the 7 x 4 start (+20) and 329 k on 8 x 3 (+36); depth 3 gives 21 k and 49 k;
-/// depth 4 gives 8.5 k and 40 k for 60% more extraction time than depth 3; depth 5 gives 34 k
-/// on 8 x 3 for twice the time of depth 4.
+/// or the strategy already has its board for the need. Deeper counts give smaller
+/// certificates for more extraction time; depth 4 is where the time starts to grow faster
+/// than the files shrink.
 const LOOKAHEAD: u32 = 4;
 
 /// The budget of a move's first test in [`Chooser::choose`], in positions.
 const QUICK_NODES: u64 = 10_000;
 
-impl<'a, R: Rules<Position = Position>> Chooser<'a, R> {
+impl<'a, R: Solvable<Position = Position>> Chooser<'a, R> {
     /// A chooser for `half` (`name` is `"lower"` or `"upper"`, for errors).
     pub fn new(solver: &'a Solver<R>, limits: &'a Limits, half: Half, name: &'static str) -> Self {
         Chooser { solver, limits, half, name, choices: HashMap::new(), tests: 0, nodes: 0 }

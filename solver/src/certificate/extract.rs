@@ -7,8 +7,8 @@ use super::prune::used_entries;
 use super::walk::{walk, Half};
 use super::{Certificate, Claim, ExtractError, Strategy, MAX_SMALL_SEEDS};
 use crate::dakon::{Player, Position};
-use crate::rules::Rules;
 use crate::search::{Limits, Solver};
+use crate::solvable::Solvable;
 
 /// A certificate and what extracting it cost.
 #[derive(Clone, Debug)]
@@ -58,7 +58,7 @@ pub struct Extraction {
 /// ```
 pub fn extract<R>(solver: &Solver<R>, root: &Position, claim: Claim, small_seeds: u8, limits: &Limits) -> Result<Extraction, ExtractError>
 where
-    R: Rules<Position = Position>,
+    R: Solvable<Position = Position>,
 {
     extract_with_turn(solver, root, claim, small_seeds, limits, &[])
 }
@@ -99,7 +99,7 @@ pub fn extract_with_turn<R>(
     turn: &[u8],
 ) -> Result<Extraction, ExtractError>
 where
-    R: Rules<Position = Position>,
+    R: Solvable<Position = Position>,
 {
     let started = Instant::now();
     if small_seeds > MAX_SMALL_SEEDS {
@@ -135,7 +135,7 @@ fn half_strategy<R>(
     turn: &[u8],
 ) -> Result<Strategy, ExtractError>
 where
-    R: Rules<Position = Position>,
+    R: Solvable<Position = Position>,
 {
     let owner = half.owner;
     let need = wanted - (root.store(owner) as i32 - root.store(owner.other()) as i32);

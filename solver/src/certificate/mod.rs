@@ -13,7 +13,7 @@
 //! - [`Certificate::to_bytes`] and [`Certificate::write`]: the file.
 //!
 //! The extraction needs the absolute board and hole numbers, so it serves every rule set on
-//! the board of [`Position`] (`R: Rules<Position = Position>`); the rules' name goes into the
+//! the board of [`Position`] (`R: TierLayout<Position = Position>`); the rules' name goes into the
 //! header.
 
 mod board;
@@ -35,7 +35,7 @@ pub use strategy::Strategy;
 
 use crate::atomic_file::{write_atomically, WriteFailure};
 use crate::dakon::Position;
-use crate::rules::Rules;
+use crate::tier_layout::TierLayout;
 
 /// The number of boards with `L` seeds above which [`default_small_seeds`] takes a smaller
 /// `L`.
@@ -45,11 +45,8 @@ pub const CHECKER_TIER_LIMIT: u64 = 1 << 21;
 /// boards with `L` seeds number at most [`CHECKER_TIER_LIMIT`] (Dakon: 12 up to 6 holes per
 /// row, 10 for 7, 9 for 8, 8 for 9).
 ///
-/// A larger `L` leaves more to the checker's own minimax: smaller files, slower checks. On
-/// random middle games (13 to 30 seeds left, 30 per board size) each step of `L` makes files
-/// about 20% smaller and the check about twice as long; at `L` = 12 a 9-hole middle game took
-/// 13 s to check (36 KB in all for 30 games), at this rule's `L` = 8 0.24 s (95 KB), and every
-/// board size stays near or under 0.3 s a position.
+/// A larger `L` leaves more to the checker's own minimax: smaller files, slower checks; this
+/// rule keeps every board size's check near or under 0.3 s a position.
 ///
 /// ```
 /// use dakon_solver::certificate::default_small_seeds;
@@ -57,7 +54,7 @@ pub const CHECKER_TIER_LIMIT: u64 = 1 << 21;
 /// let l: Vec<u8> = (1..=9).map(|n| default_small_seeds(&Dakon::new(n).unwrap())).collect();
 /// assert_eq!(l, [12, 12, 12, 12, 12, 12, 10, 9, 8]);
 /// ```
-pub fn default_small_seeds<R: Rules>(rules: &R) -> u8 {
+pub fn default_small_seeds<R: TierLayout>(rules: &R) -> u8 {
     (0..=MAX_SMALL_SEEDS).take_while(|&seeds| rules.tier_size(seeds as u32) <= CHECKER_TIER_LIMIT).last().unwrap_or(0)
 }
 

@@ -8,7 +8,7 @@ use super::choose::Choice;
 use super::walk::{walk, Half};
 use super::{Board, Strategy};
 use crate::dakon::Position;
-use crate::rules::Rules;
+use crate::solvable::Solvable;
 
 /// The entries of `choices` that checking the half from `root` with future gain `need` uses,
 /// with moves as absolute holes.
@@ -19,7 +19,7 @@ use crate::rules::Rules;
 /// highest need it can be reached with, so this would be a bug.
 pub(super) fn used_entries<R>(rules: &R, half: Half, root: &Position, need: i32, choices: &HashMap<Board, Choice>) -> Strategy
 where
-    R: Rules<Position = Position>,
+    R: Solvable<Position = Position>,
 {
     let mut strategy = Strategy::default();
     let mut followed: HashMap<Board, i32> = HashMap::new();

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use crate::dakon::{Player, Position};
-use crate::rules::Rules;
+use crate::transposition_key::TranspositionKey;
 
 /// What a walk needs to know about a half: whose strategy it is and where it stops.
 #[derive(Clone, Copy, Debug)]
@@ -23,7 +23,7 @@ impl Half {
     /// the game is over, few enough seeds are left for the checker's own minimax, or the
     /// stores alone meet the need (the owner cannot end with less than losing every seed
     /// left).
-    pub fn stops_at<R: Rules<Position = Position>>(&self, rules: &R, position: &Position, need: i32) -> bool {
+    pub fn stops_at<R: TranspositionKey<Position = Position>>(&self, rules: &R, position: &Position, need: i32) -> bool {
         let seeds = rules.seeds_on_board(position);
         seeds <= self.small_seeds || need <= -(seeds as i32) || rules.legal_moves(position).is_empty()
     }
@@ -48,7 +48,7 @@ pub(super) fn walk<R, E>(
     mut at_owner: impl FnMut(&Position, i32) -> Result<Option<u8>, E>,
 ) -> Result<(), E>
 where
-    R: Rules<Position = Position>,
+    R: TranspositionKey<Position = Position>,
 {
     let mut expanded: HashMap<R::Key, i32> = HashMap::new();
     let mut stack = vec![(*root, need)];

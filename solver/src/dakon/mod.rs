@@ -1,8 +1,10 @@
 //! The Dakon rules: board, sowing, captures, notation and encoders.
 //!
 //! [`Position`] is the board and [`Position::play`] the move; [`Dakon`] presents them to the
-//! generic search and table builder through [`Rules`].
+//! generic search and table builder through [`Rules`], and [`DakonBoardRules`] gives every
+//! rule set on this board its key, tier layout and build schedule.
 
+mod board_rules;
 mod key;
 pub mod layout;
 mod notation;
@@ -10,6 +12,8 @@ mod player;
 mod position;
 pub(crate) mod tiers;
 
+pub(crate) use board_rules::step;
+pub use board_rules::DakonBoardRules;
 pub use key::Key;
 pub use layout::MAX_HOLES;
 pub use notation::NotationError;
@@ -23,6 +27,7 @@ use crate::rules::{MoveList, Rules, Step};
 /// ```
 /// use dakon_solver::dakon::{Dakon, Position};
 /// use dakon_solver::rules::Rules;
+/// use dakon_solver::tier_layout::TierLayout;
 /// let rules = Dakon::new(2).unwrap();
 /// let p: Position = "1,0/0,2 0/0 0".parse().unwrap();
 /// let step = rules.play(&p, 1); // hole 3: no mikul on a corner hole
@@ -62,7 +67,6 @@ impl Dakon {
 
 impl Rules for Dakon {
     type Position = Position;
-    type Key = Key;
 
     fn name(&self) -> &'static str {
         "dakon"
@@ -80,7 +84,7 @@ impl Rules for Dakon {
     #[inline]
     fn play(&self, pos: &Position, mv: u8) -> Step<Position> {
         let (next, outcome) = pos.play(mv as usize);
-        Step { next, gain: outcome.gain(pos.mover()), same_mover: next.mover() == pos.mover() }
+        board_rules::step(pos, next, outcome.gain(pos.mover()))
     }
 
     #[inline]
@@ -92,36 +96,16 @@ impl Rules for Dakon {
     fn terminal_gain(&self, pos: &Position) -> i32 {
         -(pos.side_seeds(Side::Opponent) as i32)
     }
+}
 
-    #[inline]
-    fn key(&self, pos: &Position) -> Key {
-        Key::of(pos)
+impl DakonBoardRules for Dakon {
+    fn holes(&self) -> usize {
+        Dakon::holes(self)
     }
 
-    fn tier_size(&self, seeds: u32) -> u64 {
-        tiers::tier_size(self.holes(), seeds)
-    }
-
-    #[inline]
-    fn index(&self, pos: &Position) -> u64 {
-        tiers::index(pos)
-    }
-
-    fn position_at(&self, seeds: u32, index: u64) -> Position {
-        tiers::position_at(self.holes(), seeds, index)
-    }
-
-    #[inline]
-    fn position_after(&self, _seeds: u32, _index: u64, pos: &Position) -> Position {
-        tiers::position_after(pos)
-    }
-
-    #[inline]
-    fn tier_order(&self, pos: &Position) -> u32 {
-        tiers::distance_to_stores(pos)
-    }
-
-    fn tier_orders(&self, seeds: u32, first: u64, orders: &mut [u32]) {
-        tiers::distances_to_stores(self.holes(), seeds, first, orders);
+    /// A relay carries seeds over both rows, so a run of mover's rows would not keep the
+    /// successors together: index order.
+    fn solves_by_mover_rows(&self) -> bool {
+        false
     }
 }

@@ -485,11 +485,6 @@ impl Position {
         Sweep { to: self.mover.other(), seeds }
     }
 
-    /// The same board seen by the other player (the player to move changes; no move is made).
-    pub fn flipped(&self) -> Position {
-        Position { lanes: self.lanes.swapped(), holes: self.holes, mover: self.mover.other() }
-    }
-
     /// The seeds as lanes, for other rule sets played on the same board.
     #[inline(always)]
     pub(crate) fn lanes(&self) -> Lanes {

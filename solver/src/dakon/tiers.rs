@@ -42,11 +42,8 @@ pub(crate) fn position_at(holes: usize, seeds: u32, index: u64) -> Position {
 ///
 /// [`composition::next`] on the lanes themselves (a table build steps through every board of
 /// a tier): the first non-empty hole `j` after the mover's hole 0 gives a seed to hole `j - 1`,
-/// which also takes hole 0's seeds (the holes between are empty). Measured (instructions,
-/// `valgrind --tool=callgrind`, building Kalah tiers 0-13 on 6 holes): 170 a board through a
-/// copy of the holes and `composition::next`, 35 this way (the build of those tiers: 8.92 G
-/// instructions before, 7.73 G with this and the cheaper overflow test of
-/// [`composition::rank_u64`]).
+/// which also takes hole 0's seeds (the holes between are empty). Working on the lanes saves
+/// copying the holes out and back, most of the step's instructions.
 pub(crate) fn position_after(pos: &Position) -> Position {
     let n = pos.holes();
     let mut lanes = pos.lanes();
@@ -90,13 +87,8 @@ fn runs_of_rows(seeds: usize, holes: usize) -> u64 {
 /// other player: the successors of a board by one move (that ends the turn) hold the mover's
 /// row as it is after that move in the place that orders their tier. Where a walk in index
 /// order reads successors all over the tiers below, this one reads a few blocks of them for
-/// each of its mover's rows, and writes the values of its boards a cache line at a time.
-/// Measured (`dakon tables build --rules kalah --holes 6 --max-seeds 17 --threads 1`,
-/// alternating runs): 15.7 and 15.0 s in index order, 12.2 and 12.9 s so (runs of 8, 32, 512
-/// and 2,048 rows: 14.2, 14.6, 14.1 and 12.6 s in single runs). The files are the same.
-/// Keeping the run's rows as lanes and counting the indices on (callgrind, tiers 0-13: 8.41 G
-/// instructions before, 7.58 G so) took tiers 0-17 from 12.3 and 12.3 s to 11.9 and 11.0 s
-/// on one thread, from 7.2 and 7.6 s to 6.6 and 6.8 s on two.
+/// each of its mover's rows, and writes the values of its boards a cache line at a time; the
+/// run's rows are kept as lanes and the indices counted on, so that no board is unranked.
 pub(crate) fn walk_row_run(holes: usize, seeds: u32, run: u64, visit: &mut dyn FnMut(u64, &Position)) {
     let (mut run, mut own_seeds) = (run, 0);
     while run >= runs_of_rows(own_seeds, holes) {

@@ -26,11 +26,11 @@ use super::budget::{Budget, CHECK_EVERY};
 use super::ordering::{Child, Children, History};
 use super::tt::{Bounds, Slot};
 use super::Solver;
-use crate::rules::{parity_ceil, parity_floor, MoveList, Rules};
+use crate::rules::{parity_ceil, parity_floor, MoveList};
+use crate::solvable::Solvable;
 
-/// Deferral of moves another worker is busy with applies to nodes this close to the root.
-/// Measured (total nodes of 2 threads on 5 random 7 x 7 middle games, 1 thread: 8.82 M):
-/// 9.39 M with 10, 9.95 M with 30, 9.73 M with no deferral at all.
+/// Deferral of moves another worker is busy with applies to nodes this close to the root:
+/// deeper, two threads visit more nodes in all than with this cut-off.
 const DEFER_PLY: u32 = 10;
 
 /// What a parent worked out about a child before searching it: its table slot, and what the
@@ -47,7 +47,7 @@ struct Known {
 const EARLY_PREFETCH_BYTES: usize = 1 << 30;
 
 /// One thread's search state.
-pub(crate) struct Worker<'s, R: Rules> {
+pub(crate) struct Worker<'s, R: Solvable> {
     solver: &'s Solver<R>,
     budget: &'s Budget<'s>,
     abort: &'s AtomicBool,
@@ -64,7 +64,7 @@ pub(crate) struct Worker<'s, R: Rules> {
     prefetch_at_play: bool,
 }
 
-impl<'s, R: Rules> Worker<'s, R> {
+impl<'s, R: Solvable> Worker<'s, R> {
     /// A worker for `solver`, charging `budget` and stopping when `abort` is raised.
     pub fn new(solver: &'s Solver<R>, budget: &'s Budget<'s>, abort: &'s AtomicBool, shared: bool) -> Self {
         let prefetch_at_play = solver.table.bytes() <= EARLY_PREFETCH_BYTES;
@@ -154,13 +154,9 @@ impl<'s, R: Rules> Worker<'s, R> {
         // the tables first (and works the slot out itself if its tier is not loaded yet).
         // A small table's buckets are asked for as soon as each child is played, so that the
         // first is in the cache by the time the cutoff below reads it; a large table's
-        // together once the last child is played. On this project's virtual machine a
-        // prefetch waits for its address translation, short while the host's page tables for
-        // the table stay in the cache and long beyond: spread out, long waits add up, together
-        // they overlap. Measured (Kalah(6,4), tiers 0-16 from files, 1 thread, alternating
-        // runs): 128 MiB, medians of 3, 42.4 s together and 38.5 s each at once; 512 MiB 34.1
-        // and 39.6 s against 37.6 and 38.7 s; 4 GiB 40.9, 51.4 and 55.9 s together against
-        // 59.9, 61.0 and 78.9 s each at once.
+        // together once the last child is played. A prefetch may wait for its address
+        // translation, short while the page tables of the table stay in the cache and long
+        // beyond: spread out, long waits add up; together, they overlap.
         let mut children = Children::empty();
         let mut slots = [None; MoveList::CAPACITY];
         let oracle = solver.oracle.as_deref();
@@ -184,16 +180,12 @@ impl<'s, R: Rules> Worker<'s, R> {
                 solver.table.prefetch(slot);
             }
         }
-        // Enhanced transposition cutoff (measured: 27% fewer nodes and 25% less time on 7 x 7
-        // middle games, whatever the seeds left). With endgame tables, fetching the children's
-        // table lines together and not searching the children they value took the analysis of
-        // `11,11,3,11,1,3,2/1,10,10,10,0,3,10 3/9 1` (tiers 0-16, 1 thread, 256 MiB) from
-        // 16.1 s to 14.8 s (28.4 s without tables), Kalah(6,4) (tiers 0-15, 128 MiB) from
-        // 50.6 s to 47.4 s. The bounds the cutoff read are kept: a child they settle in its
-        // window is not searched (its search would have answered from them at once), and the
-        // others get them with their slot instead of reading the table again. Measured
-        // (Kalah(6,4), tiers 0-16 read from files, 128 MiB, 1 thread): 105.0 M nodes and
-        // 41.8 s before, 89.1 M nodes and 35.2 to 37.4 s after.
+        // Enhanced transposition cutoff: a child whose table bounds already refute the parent
+        // saves searching the others, whatever the seeds left. With endgame tables the
+        // children's table lines are fetched together and a child they value is not searched.
+        // The bounds the cutoff read are kept: a child they settle in its window is not
+        // searched (its search would have answered from them at once), and the others get
+        // them with their slot instead of reading the table again.
         let mut tabled = [None; MoveList::CAPACITY];
         let mut probed = [None; MoveList::CAPACITY];
         if let Some((v, mv)) = self.transposition_cutoff(&children, beta, &slots, &mut tabled, &mut probed) {

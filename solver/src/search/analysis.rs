@@ -8,12 +8,13 @@
 use super::budget::Budget;
 use super::driver::{Bracket, Narrowing};
 use super::{Limits, MoveValue, Progress, Solver};
-use crate::rules::{Rules, Step};
+use crate::rules::Step;
+use crate::solvable::Solvable;
 
 /// Every legal move of one position being valued, each from the bounds proven for it so far;
 /// made by [`Solver::move_analysis`], advanced by [`MoveAnalysis::round`].
 #[derive(Clone, Debug)]
-pub struct MoveAnalysis<R: Rules> {
+pub struct MoveAnalysis<R: Solvable> {
     moves: Vec<OpenMove<R::Position>>,
 }
 
@@ -38,7 +39,7 @@ impl<P> OpenMove<P> {
     }
 }
 
-impl<R: Rules> MoveAnalysis<R> {
+impl<R: Solvable> MoveAnalysis<R> {
     /// The moves being valued, from `known` (bounds of some of them **proven elsewhere**; a
     /// wrong one makes the result wrong), with `moves` the legal moves of `pos` to value.
     pub(crate) fn new(solver: &Solver<R>, pos: &R::Position, moves: &[u8], known: &[MoveValue]) -> Self {

@@ -30,11 +30,9 @@
 //!
 //! Why walk: in Dakon's early middle game a test costs the more the nearer its target lies to
 //! 0 (far from 0 the seeds left cut most lines), and the guess lies nearer 0 than the value
-//! (shallow searches see less of the gains to come: +50 for +66, −14 for −54, +40 for +64).
-//! Aimed at the guess, the first test sat in the costly middle: on the child of move 0 of
-//! `0,8,8,8,8,8,8/1,9,9,9,9,9,1 0/3 0` (value −54, 90 seeds; 1 thread, 128 MiB, after the top
-//! and bottom tests), "at least −14" alone took 39.6 M nodes to fail, −30 34.1 M, −40 17.0 M,
-//! −52 2.7 M. Walking in from the bound meets the value while the tests are still cheap.
+//! (shallow searches see less of the gains to come). Aimed at the guess, the first test would
+//! sit in the costly middle; walking in from the bound meets the value while the tests are
+//! still cheap.
 //!
 //! A [`Narrowing`] keeps the tests done, the phase and the guess, so a caller that gives a
 //! position its budget in installments (the rounds of an analysis) goes on where the last
@@ -44,50 +42,17 @@
 //! see `crate::rules`): "at least 7" on a board of 48 seeds is "at least 8", and bisection
 //! halves the values the bracket can still hold.
 //!
-//! Measured (nodes on 1 thread, 256 MiB table): bisection right after the top test needed
-//! 19.8 M nodes on the 8 x 3 start, 2.67 M on 6 x 10, 0.99 M on 8 x 2 and 26.9 M on 9 x 2
-//! (1 GiB); galloping down needs 6.5 M, 2.28 M, 0.93 M and 19.3 M, and 5 x 9 moves from 62 k
-//! to 79 k. The bottom test takes the 7 x 12 start (value -128, the opening turn's bound) from
-//! about 100 M nodes (2 threads, 522 s on a busy machine) to 21.5 M on 1 thread, and leaves
-//! 8 x 3 (5.53 M) and 9 x 2 (10.93 M) as they were; as the second test it cost 8 x 3 an extra
-//! 2.6 M nodes, hence after five failures. MTD(f) steps from the top (each test at the bound the last one proved) did well
-//! on 8 x 3 (4.8 M) but badly on 6 x 10 (4.9 M); on random 6 x 6 middle games bisection
-//! needed 2 to 2.3 times fewer nodes than MTD(f) (fail-soft values move the bound by little).
-//! Asking the bottom test move by move (nodes, 1 thread, `dakon solve start --no-tables`):
-//! 8 x 14 from bounds [-180, +72] after 600 s (2 threads) to exact (-180) in 3.6 M nodes;
-//! 7 x 12 from 22.5 M to 0.51 M, 7 x 13 from 10.7 M to 0.81 M, 7 x 14 from 1.56 M to 0.64 M,
-//! 6 x 10 196 k to 166 k, 5 x 9 21 k to 14 k; 6 x 13 131 k to 151 k, 9 x 2 11.27 M to
-//! 11.33 M; 8 x 3, 9 x 3, 6 x 6, 7 x 7, 9 x 9 unchanged.
-//!
-//! Parity and aimed tests (both with the table of `tt` as it is now; `atlas_trace` example,
-//! 1 thread, 1 GiB): the Kalah(6,4) start went from 224.6 M nodes in 7 tests after the bottom one
-//! (galloping on to +15, then bisecting: `>= 11` and `>= 9` failed at 86 M and 67 M nodes) to
-//! 147.4 M in 2 (the guess was +8, the value: `>= 8` held at 20 M nodes, `>= 10` failed at
-//! 127 M); Kalah(6,3) 2.48 M to 2.45 M. The 126 Dakon atlas boards (`dakon verify --holes 1..9
-//! --seeds 1..14 --threads 2 --no-tables`), with the new table too: the same values, 50.1 M to 44.7 M nodes in all,
-//! 64.2 s to 44.7 s of search; 7 x 4 9.3 M to 4.9 M, 9 x 2 12.2 M to 7.9 M, 8 x 9 2.3 M to 0.16 M,
-//! while 9 x 12 went from 0.08 M to 3.1 M and 9 x 6 from 0.33 M to 3.3 M: two threads' luck, as
-//! on one thread both are what they were (1.99 M and 0.18 M nodes before and after).
-//!
-//! The walk (nodes of every move of an analysis as `dakon serve` does it, 1 thread, 128 MiB,
-//! `analysis_trace POSITION 1 128`), against aiming the first test at the guess:
-//! `7,7,7,7,7,7,7/0,8,8,8,8,8,8 0/1 0` 42.4 M to 8.7 M, `0,8,8,8,8,8,8/1,9,9,9,9,9,1 0/3 0`
-//! 69.7 M to 10.5 M, `0,12,3,12,12,12,2/5,13,1,0,14,0,3 0/9 0` 57.8 M to 15.9 M,
-//! `7,1,1,2,3,2,3/4,19,3,6,20,6,4 5/12 1` 25.9 M to 25.5 M; where the value is near 0, and so
-//! is every test, `15,15,1,15,15,0,0/7,1,0,1,0,1,1 1/25 1` (a move of value −4) 39.0 M to
-//! 34.6 M and `8,8,0,8,8,0,8/8,8,8,8,8,1,8 0/9 1` (a move of value 3) 52.7 M to 52.6 M (with
-//! the first guess after a costly test instead of a deeper one: 46.6 M and 55.9 M). Without
-//! the jump to the guess after a costly test, walking all the way cost those two 55.6 M and
-//! 53.5 M; walking from the bound without stopping at the guess, 57.4 M and 61.4 M, and
-//! `7,1,1,…` 51.6 M. Bisecting once the walk's test at the guess flips took Kalah(6,4) from
-//! 137.1 M to 191.1 M nodes (1 GiB), hence aimed tests from the guess on (139.8 M). 20 random 7 x 7
-//! middle games (`middle_games 7 20 6 1 128`): 4.02 M to 3.93 M; Kalah(6,3) 2.43 M to 2.59 M.
+//! Each of these choices (galloping, the bottom test after five failures and move by move,
+//! aimed tests from the guess, the walk and its jump to a deeper guess) was kept because it
+//! searched fewer nodes than its alternatives on the boards that need it, without costing the
+//! others much; the measurements are in `docs/benchmarks/code-notes.md`.
 
 use super::budget::Budget;
 use super::estimate::{estimate, DEEP_ESTIMATE_NODES, ESTIMATE_NODES};
 use super::parallel::null_window;
 use super::{Progress, Solver};
-use crate::rules::{parity_ceil, parity_floor, Rules};
+use crate::rules::{parity_ceil, parity_floor};
+use crate::solvable::Solvable;
 
 /// While galloping, the test after this many failed ones asks whether the lower bound is the
 /// value (see the module documentation).
@@ -169,7 +134,7 @@ impl Narrowing {
     /// until `budget` runs out. `observer` hears of every test as it ends.
     ///
     /// Returns the bracket: proven bounds, within those it had before.
-    pub fn run<R: Rules>(
+    pub fn run<R: Solvable>(
         &mut self,
         solver: &Solver<R>,
         pos: &R::Position,
@@ -238,7 +203,7 @@ struct Answer {
 
 /// Narrows `bracket` (proven bounds of the future gain of `pos`) with a first test of "at
 /// least `first`", then as [`Narrowing::run`] does, until exact or until the budget runs out.
-pub(crate) fn narrow<R: Rules>(
+pub(crate) fn narrow<R: Solvable>(
     solver: &Solver<R>,
     pos: &R::Position,
     bracket: Bracket,

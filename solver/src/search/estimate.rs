@@ -11,16 +11,14 @@ use crate::rules::{parity_ceil, Rules};
 pub(crate) const ESTIMATE_NODES: u64 = 200_000;
 
 /// Positions a deeper guess may visit at each depth, asked once a test has shown the position
-/// costly (millions of nodes): a guess nearer the value saves tests of that cost (the child of
-/// move 2 of `15,15,1,15,15,0,0/7,1,0,1,0,1,1 1/25 1`, value −4: +4 within 200 k, 0 within 2 M).
+/// costly (millions of nodes): a guess nearer the value saves tests of that cost.
 pub(crate) const DEEP_ESTIMATE_NODES: u64 = 2_000_000;
 
 /// Positions every depth of one guess may visit together, in multiples of the budget of one
 /// depth. Where each depth costs several times the one before, the deepest one that fits its
 /// own budget is the last reached anyway; where they cost alike (a small board whose long
-/// lines meet the horizon depth after depth while its short ones end: the Kalah 4 x 3 start
-/// took dozens of depths of up to 2 M positions each, 12 s in the `ci` build of a serve test
-/// with a 10 s limit), this ends the deepening.
+/// lines meet the horizon depth after depth while its short ones end, such as the Kalah 4 x 3
+/// start), this ends the deepening, which could otherwise outlast a search's time limit.
 const ESTIMATE_DEPTHS_BUDGET: u64 = 4;
 
 /// The deepest guess that finished within `nodes` positions (and all its depths within

@@ -25,14 +25,10 @@
 //! A search stopped by a limit returns the bounds proven so far. Results never depend on the
 //! number of threads or the table size: every bound in the table is a proof.
 //!
-//! Measured (nodes on 1 thread; the atlas boards of `dakon verify`): galloping and the history
-//! tie-break together take the 9 x 2 start from 26.9 M to 10.9 M nodes and 8 x 3 from 19.8 M to
-//! 5.5 M; the driver's and the ordering's docs give each one's share. [`Solver::solve`] starts
-//! from the bound of the mover's best turn (20 k moves of turn search at most): the 7 x 14
-//! start went from bounds [-160, +104] after 40 M nodes to exact (-160) in 1.56 M, 7 x 13 and
-//! 7 x 12 to 10.7 M and 22.5 M, 6 x 13 from 740 k to 131 k, 6 x 10 from 618 k to 196 k, 5 x 9
-//! from 36 k to 21 k; 6 x 6, 7 x 7, 9 x 9, 8 x 3, 9 x 3 and 4 x 14 unchanged, 9 x 2 11.25 M to
-//! 11.27 M.
+//! Galloping and the history tie-break together cut the nodes of the hardest atlas starts by
+//! more than half, and [`Solver::solve`] starts from the bound of the mover's best turn, which
+//! turns some starts a search could not close into quick proofs; the measurements are in
+//! `docs/benchmarks/code-notes.md`.
 //!
 //! ```
 //! use dakon_solver::dakon::{Dakon, Position};
@@ -72,7 +68,7 @@ use std::time::Duration;
 
 use crate::opening::{best_turn, TurnLimits};
 use crate::oracle::Oracle;
-use crate::rules::Rules;
+use crate::solvable::Solvable;
 pub use analysis::MoveAnalysis;
 use budget::Budget;
 use driver::{narrow, Bracket};
@@ -195,7 +191,7 @@ pub struct MoveValue {
 ///
 /// It is `Sync`: several threads may call [`Solver::solve`], [`Solver::at_least`] and
 /// [`Solver::analyse_moves`] on one solver at once; they share (and profit from) its table.
-pub struct Solver<R: Rules> {
+pub struct Solver<R: Solvable> {
     rules: R,
     oracle: Option<Arc<dyn Oracle<R>>>,
     table: Table<R>,
@@ -206,7 +202,7 @@ pub struct Solver<R: Rules> {
     helpers: Helpers,
 }
 
-impl<R: Rules> Solver<R> {
+impl<R: Solvable> Solver<R> {
     /// A solver with its own transposition table of `config.tt_bytes`, searching with
     /// `config.threads` threads, asking `oracle` first at positions it covers.
     ///

@@ -6,14 +6,8 @@
 //! counts, per move, the cutoffs it caused, weighted by the seeds on the board), then in
 //! the order of the rules' move list.
 //!
-//! Measured (nodes on 1 thread, 256 MiB table, galloping driver): the history tie-break takes
-//! the 8 x 3 start from 6.54 M to 5.53 M nodes, 6 x 10 from 2.28 M to 0.99 M, 8 x 2 from 0.93 M
-//! to 0.35 M. Weighting a cutoff by the seeds on the board beat a weight of 1 (5.67 M, 1.22 M,
-//! 0.35 M) and of seeds squared (5.56 M, 1.05 M, 0.34 M).
-//!
-//! Measured (nodes to solve 30 random 6 x 6 middle games): gains before extra moves needs 3
-//! times the nodes, and preferring holes nearer the store among equals 3.4 times; without
-//! the gain key, 5 random 7 x 7 middle games took over 100 times longer.
+//! Each key of this order, and weighting a cutoff by the seeds on the board, was kept because
+//! it searched fewer nodes than the orders tried without it (`docs/benchmarks/code-notes.md`).
 
 use std::mem::MaybeUninit;
 
@@ -50,11 +44,8 @@ impl<P> Child<P> {
 }
 
 /// The children of a node, in search order: kept in the order they were played, with the
-/// search order beside them as indices, so that sorting moves a byte a child, not a board.
-///
-/// Measured (instructions of the search, `valgrind --tool=callgrind`, the first 4 M nodes of the
-/// Kalah(6,4) start, tiers 0-13 built by the solve, 128 MiB): 8.84 G sorting the children
-/// themselves (and copying the 1.3 kB list out of the function that made it), 8.23 G so.
+/// search order beside them as indices, so that sorting moves a byte a child, not a board
+/// (fewer instructions than sorting the children themselves).
 pub(crate) struct Children<P> {
     len: usize,
     /// `order[i]`: where the `i`-th child in search order sits in `items`.

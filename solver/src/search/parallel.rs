@@ -11,10 +11,8 @@
 //! search that runs alone use all of them, and one of several only its own thread. A helper
 //! is only started when a pool thread is free, so a test never waits for another search's.
 //!
-//! Measured on 5 random 7 x 7 middle games: 2 threads visit 6% more nodes in all than 1
-//! thread, split evenly between them, so on two free cores a solve takes about 0.53 times as
-//! long (the shared 2-core machine of this project gave noisy wall-clock times; rerun
-//! `scripts/bench-solve` on a quiet one).
+//! Two threads visit only a few per cent more nodes in all than one, split evenly between
+//! them, so a second free core nearly halves a solve (`docs/benchmarks/code-notes.md`).
 
 use std::hash::Hash;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -24,7 +22,7 @@ use super::alphabeta::Worker;
 use super::budget::Budget;
 use super::tt::hash;
 use super::Solver;
-use crate::rules::Rules;
+use crate::solvable::Solvable;
 
 /// The positions some worker is searching right now, by hash. Only a hint for scheduling: a
 /// collision or a lost update merely changes the order in which moves are searched.
@@ -104,7 +102,7 @@ impl Helpers {
 /// Whether the future gain of `pos` is at least `target`: the null-window search
 /// `(target - 1, target)` on the calling thread and the helpers it may take. Returns the fail-soft value (`>= target`
 /// with the move that proved it, or `< target`), or `None` if the budget ran out first.
-pub(crate) fn null_window<R: Rules>(solver: &Solver<R>, pos: &R::Position, target: i32, budget: &Budget) -> Option<(i32, Option<u8>)> {
+pub(crate) fn null_window<R: Solvable>(solver: &Solver<R>, pos: &R::Position, target: i32, budget: &Budget) -> Option<(i32, Option<u8>)> {
     if !budget.charge(0) {
         return None;
     }

@@ -5,11 +5,11 @@ use super::budget::Budget;
 use super::ordering::{Child, Children};
 use super::parallel::null_window;
 use super::Solver;
-use crate::rules::Rules;
+use crate::solvable::Solvable;
 
 /// The best line from `pos`, whose exact future gain is `value`, starting with `first` when it
 /// is already proven optimal. The line stops early if the budget runs out.
-pub(crate) fn principal_variation<R: Rules>(
+pub(crate) fn principal_variation<R: Solvable>(
     solver: &Solver<R>,
     pos: &R::Position,
     value: i32,
@@ -37,7 +37,7 @@ pub(crate) fn principal_variation<R: Rules>(
 
 /// A move of `pos` achieving its exact future gain `value`, tried in search order; `None` if
 /// the game is over or the budget ran out.
-pub(crate) fn optimal_move<R: Rules>(solver: &Solver<R>, pos: &R::Position, value: i32, budget: &Budget) -> Option<Child<R::Position>> {
+pub(crate) fn optimal_move<R: Solvable>(solver: &Solver<R>, pos: &R::Position, value: i32, budget: &Budget) -> Option<Child<R::Position>> {
     let rules = &solver.rules;
     let moves = rules.legal_moves(pos);
     let tt_move = solver.table.probe(&solver.table.slot(rules, pos)).and_then(|b| b.mv);

@@ -8,7 +8,7 @@
 //!   the entry keeps the rest as its tag, beside the bounds as parity offsets, the move and
 //!   the work;
 //! - **wide** (`wide`): three entries a bucket, each with the whole 128-bit
-//!   [`Rules::Key`](crate::rules::Rules::Key), under a seqlock: for the rule sets whose
+//!   [`TranspositionKey::Key`](crate::transposition_key::TranspositionKey::Key), under a seqlock: for the rule sets whose
 //!   standard boards do not fit a short code of the table's width (8 and 9 holes).
 //!
 //! A compact table keeps a small wide table beside it (a sixteenth of the memory, touched
@@ -29,17 +29,12 @@
 //! What can be lost is only work: a store dropped (bounds that do not fit an entry, a wide
 //! bucket held by another writer) or an entry displaced.
 //!
-//! Measured (Kalah(6,4) start, 1 thread, `--no-tables`, the shared 2-core machine under load
-//! 7 to 25): at `--tt-mb 128` the old table (three 21-byte entries a bucket) needed 649.8 M
-//! nodes and 190 CPU s, this one 280.6 M nodes and 108 CPU s; at 256 MiB 187.7 M nodes, at
-//! 1 GiB 137.1 M (the old one 147.4 M). The price is the short code: the whole slot cost
-//! 486 instructions a node (callgrind, Kalah(6,3), 16 MiB: a node computes the slots of all
-//! its children for the enhanced transposition cutoff) where the old key cost 61. Since the
-//! parent hands each child the slot it computed ([`Table::slot_with_seeds`], the seeds it
-//! counted too) and the key is read once a slot: 269 a node, the whole search 1,901 instead
-//! of 2,198, the nodes unchanged. A one-round Feistel split in place of the mix saved 40
-//! more but cost 47 % more nodes at 128 MiB on Kalah(6,4) (413 M against 280.6 M), so the
-//! mix stays.
+//! The compact layout needs far fewer nodes than the old one of three 21-byte entries a
+//! bucket, because eight entries share a cache line. Its price is the short code, so a parent
+//! hands each child the slot it computed ([`Table::slot_with_seeds`], the seeds it counted
+//! too) and the key is read once a slot; a cheaper scrambling (a one-round Feistel split) lost
+//! more in nodes than it saved in instructions. The figures are in
+//! `docs/benchmarks/code-notes.md`.
 
 mod code;
 mod compact;
@@ -47,7 +42,8 @@ mod wide;
 
 use std::marker::PhantomData;
 
-use crate::rules::Rules;
+use crate::tier_layout::TierLayout;
+use crate::transposition_key::TranspositionKey;
 use code::ShortCode;
 use compact::Compact;
 pub(crate) use wide::hash;
@@ -93,7 +89,7 @@ pub(crate) struct Table<R> {
 /// The wide table beside a compact one is this fraction of it.
 const OVERFLOW_SHARE: usize = 16;
 
-impl<R: Rules> Table<R> {
+impl<R: TranspositionKey + TierLayout> Table<R> {
     /// A table of at most `bytes` bytes (a power of two 64-byte buckets) for the boards of
     /// `rules`, plus, in the compact layout, a wide table of a sixteenth of that for boards
     /// above the short code's ceiling (mapped only as it is used: unused, it costs nothing).
@@ -195,6 +191,7 @@ mod tests {
     use super::*;
     use crate::dakon::Position;
     use crate::kalah::{CaptureRule, Kalah};
+    use crate::rules::Rules;
 
     /// Bounds that differ from board to board: what a board's own entry must answer.
     fn bounds_of(rules: &Kalah, pos: &Position) -> Bounds {

@@ -1,74 +1,45 @@
 //! Building the tiers `0..=K` of a rule set into a directory, resuming from what is there.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressStyle};
-
+use super::build_progress::{BuildProgress, NoProgress};
+use super::build_report::{BuildReport, TierReport};
 use super::error::TableError;
 use super::file::{write_solved, TableFile};
 use super::name::tier_path;
 use super::reader::TableSet;
 use super::retrograde::{solve_tier, SolvedTier};
-use crate::rules::Rules;
+use crate::build_schedule::BuildSchedule;
 
 /// How to build.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct BuildOptions {
     /// Worker threads (at least 1).
     pub threads: usize,
-    /// Show a progress bar per tier on stderr.
-    pub progress: bool,
+    /// Told how each missing tier's build goes (`None`: nobody is told).
+    pub progress: Option<Arc<dyn BuildProgress>>,
     /// Raised from outside (Ctrl-C) to stop: the tier in progress is dropped, finished tiers
     /// stay on disk.
     pub stop: Option<Arc<AtomicBool>>,
 }
 
 impl Default for BuildOptions {
-    /// All cores, no progress bars, no stop flag.
+    /// All cores, no progress, no stop flag.
     fn default() -> Self {
-        BuildOptions { threads: std::thread::available_parallelism().map_or(1, |n| n.get()), progress: false, stop: None }
+        BuildOptions { threads: std::thread::available_parallelism().map_or(1, |n| n.get()), progress: None, stop: None }
     }
 }
 
-/// One tier in a [`BuildReport`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct TierReport {
-    /// Seeds on the board.
-    pub seeds: u32,
-    /// Its file.
-    pub path: PathBuf,
-    /// Positions in the tier.
-    pub entries: u64,
-    /// Size of the file in bytes.
-    pub bytes: u64,
-    /// Whether this run built it (`false`: it was already there).
-    pub built: bool,
-    /// Time spent building it (zero when it was already there).
-    pub elapsed: Duration,
-}
-
-/// What [`build_tiers`] did.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct BuildReport {
-    /// Every finished tier, built now or found, in increasing order.
-    pub tiers: Vec<TierReport>,
-    /// Whether the stop flag ended the build before the last tier (the tier in progress was
-    /// dropped; running the build again resumes there).
-    pub interrupted: bool,
-}
-
-impl BuildReport {
-    /// Positions solved by this run.
-    pub fn built_entries(&self) -> u64 {
-        self.tiers.iter().filter(|t| t.built).map(|t| t.entries).sum()
-    }
-
-    /// Time spent building by this run.
-    pub fn built_time(&self) -> Duration {
-        self.tiers.iter().map(|t| t.elapsed).sum()
+impl std::fmt::Debug for BuildOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BuildOptions")
+            .field("threads", &self.threads)
+            .field("progress", &self.progress.is_some())
+            .field("stop", &self.stop)
+            .finish()
     }
 }
 
@@ -94,7 +65,7 @@ impl BuildReport {
 /// # Errors
 /// [`TableError`] if the directory or a file cannot be written, a present file is damaged or
 /// belongs to other rules, or a tier is beyond what the format holds (127 seeds).
-pub fn build_tiers<R: Rules>(rules: &R, dir: &Path, max_seeds: u32, options: &BuildOptions) -> Result<BuildReport, TableError> {
+pub fn build_tiers<R: BuildSchedule>(rules: &R, dir: &Path, max_seeds: u32, options: &BuildOptions) -> Result<BuildReport, TableError> {
     let pool = worker_pool(options.threads, dir)?;
     build_tiers_with(rules, dir, max_seeds, options, &mut InThisProcess(&pool))
 }
@@ -111,7 +82,7 @@ pub fn worker_pool(threads: usize, dir: &Path) -> Result<rayon::ThreadPool, Tabl
 }
 
 /// One tier to solve, as a build hands it to its [`TierSolver`].
-pub struct TierTask<'a, R: Rules> {
+pub struct TierTask<'a, R: BuildSchedule> {
     /// The rules.
     pub rules: &'a R,
     /// The tier: seeds on the board.
@@ -120,19 +91,19 @@ pub struct TierTask<'a, R: Rules> {
     pub lower: &'a [Vec<u8>],
     /// Raised from outside (Ctrl-C) to stop.
     pub stop: Option<&'a AtomicBool>,
-    /// Counts the positions solved.
-    pub progress: &'a ProgressBar,
+    /// Told of the positions solved.
+    pub progress: &'a dyn BuildProgress,
 }
 
 /// How a build solves the tiers it lacks: [`build_tiers`] solves each in this process; a
 /// build shared among processes (`dakon-mpi`) solves a part of each and exchanges the rest.
-pub trait TierSolver<R: Rules> {
+pub trait TierSolver<R: BuildSchedule> {
     /// Solves `task`'s tier: every value and what the file stores of each position
     /// ([`SolvedTier`]), or `Ok(None)` if `task.stop` was raised first.
     ///
     /// # Errors
     /// [`TableError`] if the tier cannot be solved (too large, rules that break the
-    /// [`Rules::tier_order`] contract, a failed exchange).
+    /// [`BuildSchedule::tier_order`] contract, a failed exchange).
     fn solve(&mut self, task: &TierTask<'_, R>) -> Result<Option<SolvedTier>, TableError>;
 
     /// Writes `solved`, the tier [`TierSolver::solve`] returned for `task`, to `path` (the
@@ -148,7 +119,7 @@ pub trait TierSolver<R: Rules> {
 /// Every tier solved by this process alone, on its pool.
 struct InThisProcess<'p>(&'p rayon::ThreadPool);
 
-impl<R: Rules> TierSolver<R> for InThisProcess<'_> {
+impl<R: BuildSchedule> TierSolver<R> for InThisProcess<'_> {
     fn solve(&mut self, task: &TierTask<'_, R>) -> Result<Option<SolvedTier>, TableError> {
         self.0.install(|| solve_tier(task.rules, task.seeds, task.lower, task.stop, task.progress))
     }
@@ -165,7 +136,7 @@ impl<R: Rules> TierSolver<R> for InThisProcess<'_> {
 ///
 /// # Errors
 /// As [`build_tiers`], and whatever `solver` returns.
-pub fn build_tiers_with<R: Rules>(
+pub fn build_tiers_with<R: BuildSchedule>(
     rules: &R,
     dir: &Path,
     max_seeds: u32,
@@ -184,7 +155,7 @@ pub fn build_tiers_with<R: Rules>(
 /// # Errors
 /// As [`build_tiers`], and [`TableError::Corrupt`] if a present tier holds a value the
 /// in-memory tier cannot hold.
-pub fn build_and_load<R: Rules + Clone + 'static>(
+pub fn build_and_load<R: BuildSchedule + Clone + 'static>(
     rules: &R,
     dir: &Path,
     max_seeds: u32,
@@ -201,7 +172,7 @@ pub fn build_and_load<R: Rules + Clone + 'static>(
 
 /// [`build_tiers_with`], returning with the report the values of the tiers a higher one
 /// needed, or of every tier with `keep_all`.
-fn build_keeping<R: Rules>(
+fn build_keeping<R: BuildSchedule>(
     rules: &R,
     dir: &Path,
     max_seeds: u32,
@@ -214,6 +185,7 @@ fn build_keeping<R: Rules>(
     let present: Vec<bool> = (0..=max_seeds).map(|k| tier_path(rules, dir, k).exists()).collect();
     let highest_missing = (0..=max_seeds).rev().find(|&k| !present[k as usize]);
     let mut report = BuildReport::default();
+    let progress: &dyn BuildProgress = options.progress.as_deref().unwrap_or(&NoProgress);
     // Tiers 0..k, decoded: a capture can drop any number of seeds.
     let mut lower: Vec<Vec<u8>> = Vec::new();
     for seeds in 0..=max_seeds {
@@ -229,16 +201,16 @@ fn build_keeping<R: Rules>(
             continue;
         }
         let started = Instant::now();
-        let bar = progress_bar(options.progress, seeds, rules.tier_size(seeds));
-        let task = TierTask { rules, seeds, lower: &lower, stop: options.stop.as_deref(), progress: &bar };
+        progress.tier_started(seeds, rules.tier_size(seeds));
+        let task = TierTask { rules, seeds, lower: &lower, stop: options.stop.as_deref(), progress };
         let Some(solved) = solver.solve(&task)? else {
-            bar.abandon_with_message("interrupted");
+            progress.interrupted();
             report.interrupted = true;
             break;
         };
-        bar.set_message("compressing");
+        progress.compressing();
         let bytes = solver.write(&task, &path, &solved)?;
-        bar.finish_with_message("done");
+        progress.tier_finished();
         let entries = solved.values.len() as u64;
         report.tiers.push(TierReport { seeds, path, entries, bytes, built: true, elapsed: started.elapsed() });
         if needed_later {
@@ -246,17 +218,4 @@ fn build_keeping<R: Rules>(
         }
     }
     Ok((report, lower))
-}
-
-fn progress_bar(show: bool, seeds: u32, entries: u64) -> ProgressBar {
-    if !show {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(entries);
-    bar.set_style(
-        ProgressStyle::with_template("tier {prefix:>3} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} {per_sec} ETA {eta} {msg}")
-            .expect("a valid template"),
-    );
-    bar.set_prefix(seeds.to_string());
-    bar
 }

@@ -14,20 +14,14 @@
 //!
 //! A probe reads one line (one cache line, aligned); an escape also counts the escapes before it
 //! in the line (a mask per word, at most 7, added field by field and summed once) and reads
-//! the exception, so every probe is O(1). Measured by callgrind on 1,000,000 random positions
-//! of Dakon's 7-hole tier 11: 259 instructions a probe, the index included, against 219 for a
-//! byte array (1.18 times; before the table of code positions and the out-of-line escape,
-//! 350 against 280). Since the index got cheaper (the lanes read in place), 177.6 against
-//! 138.0; with lines reached without a test and the line found by one multiplication, 168.6
-//! (1.22 times: the 31 instructions the compact probe adds weigh more beside a cheaper index;
-//! in time, 18.5 against 18.7 ns a probe of tier 11, `table_probe`).
+//! the exception, so every probe is O(1), and costs little more than a byte array's for less
+//! than half its memory (`docs/benchmarks/code-notes.md`).
 //!
 //! Lines come in groups (a file block's worth, decoded in parallel), each with its exceptions,
 //! in index order, so that loading never holds a second copy. Up to tier 22 an exception is a
 //! nibble (two a byte, the lower first): the rank of `u` among the units outside the line's window,
 //! `u` below the base and `u - 7` above it (at most 16 of them); above tier 22 it is a byte,
-//! the value itself. Measured on Dakon's 7-hole tier 16, 7.6 % of the positions are
-//! exceptions: 3.48 bits of lines and 0.3 of exceptions a position.
+//! the value itself. Exceptions are few, so they add a fraction of a bit a position.
 
 use rayon::prelude::*;
 

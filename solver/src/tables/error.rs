@@ -86,7 +86,7 @@ pub enum TableError {
         /// How many lower tiers were given (tiers `0..present`).
         present: u32,
     },
-    /// The rules broke the [`crate::rules::Rules::tier_order`] contract: a move
+    /// The rules broke the [`crate::build_schedule::BuildSchedule::tier_order`] contract: a move
     /// within a tier does not lower the tier order.
     Order {
         /// The tier.

@@ -16,7 +16,7 @@ use super::format::{self, Header, BLOCK_ENTRIES, CODEC_PREDICTED, MAGIC, MAX_HEA
 use super::residual;
 use super::retrograde::SolvedTier;
 use crate::atomic_file::write_atomically;
-use crate::rules::Rules;
+use crate::tier_layout::TierLayout;
 
 /// A table file whose header and offset index have been read and checked.
 #[derive(Clone, Debug)]
@@ -100,7 +100,7 @@ impl TableFile {
     /// # Errors
     /// As [`TableFile::inspect`], and [`TableError::Mismatch`] if the file belongs to other
     /// rules, another board or another tier.
-    pub fn open<R: Rules>(rules: &R, path: &Path, seeds: u32) -> Result<TableFile, TableError> {
+    pub fn open<R: TierLayout>(rules: &R, path: &Path, seeds: u32) -> Result<TableFile, TableError> {
         let file = TableFile::inspect(path)?;
         let header = &file.header;
         if header.rules != rules.name() {
@@ -145,7 +145,7 @@ impl TableFile {
     /// # Errors
     /// [`TableError`] if the file cannot be read, a block does not decode, the checksum of
     /// the values differs from the header's, or a lower tier is missing.
-    pub fn read_values<R: Rules, T: TierValues>(&self, rules: &R, lower: &[T]) -> Result<Vec<u8>, TableError> {
+    pub fn read_values<R: TierLayout, T: TierValues>(&self, rules: &R, lower: &[T]) -> Result<Vec<u8>, TableError> {
         let mut values = crate::memory::zeroed_bytes(self.header.entries as usize);
         let checksums: Vec<u64> = values
             .par_chunks_mut(self.header.block_entries as usize)
@@ -166,7 +166,7 @@ impl TableFile {
     ///
     /// # Errors
     /// As [`TableFile::read_values`].
-    pub fn read_compact<R: Rules, T: TierValues>(&self, rules: &R, lower: &[T]) -> Result<CompactTier, TableError> {
+    pub fn read_compact<R: TierLayout, T: TierValues>(&self, rules: &R, lower: &[T]) -> Result<CompactTier, TableError> {
         let seeds = self.header.seeds;
         if self.header.version == VERSION_1 {
             let values = self.read_values(rules, lower)?;
@@ -195,7 +195,7 @@ impl TableFile {
     ///
     /// # Panics
     /// Panics if `index` is not below the number of entries.
-    pub fn value<R: Rules, T: TierValues>(&self, rules: &R, index: u64, lower: &[T]) -> Result<i8, TableError> {
+    pub fn value<R: TierLayout, T: TierValues>(&self, rules: &R, index: u64, lower: &[T]) -> Result<i8, TableError> {
         assert!(index < self.header.entries, "index {index} out of range");
         let block = (index / self.header.block_entries as u64) as usize;
         let values = self.decode_frame(rules, &self.read_frame(block)?, block, lower)?;
@@ -215,7 +215,13 @@ impl TableFile {
     }
 
     /// The values of `block`, from its frame.
-    fn decode_frame<R: Rules, T: TierValues>(&self, rules: &R, frame: &[u8], block: usize, lower: &[T]) -> Result<Vec<u8>, TableError> {
+    fn decode_frame<R: TierLayout, T: TierValues>(
+        &self,
+        rules: &R,
+        frame: &[u8],
+        block: usize,
+        lower: &[T],
+    ) -> Result<Vec<u8>, TableError> {
         let len = self.header.block_len(block as u64);
         let corrupt = |e: String| TableError::corrupt(&self.path, format!("block {block}: {e}"));
         if self.header.version == VERSION_1 {
@@ -255,7 +261,13 @@ fn mismatch(path: &Path, field: &'static str, expected: impl ToString, found: im
 /// [`TableError::Io`] if the file cannot be written (full disk, no permission, ...), and
 /// [`TableError::Inconsistent`] if a value contradicts the lower tiers or a lower tier is
 /// missing (the values are not a solved tier).
-pub fn write_table<R: Rules, T: TierValues>(rules: &R, path: &Path, seeds: u32, values: &[u8], lower: &[T]) -> Result<u64, TableError> {
+pub fn write_table<R: TierLayout, T: TierValues>(
+    rules: &R,
+    path: &Path,
+    seeds: u32,
+    values: &[u8],
+    lower: &[T],
+) -> Result<u64, TableError> {
     let blocks: Vec<EncodedBlock> = (0..block_count(values.len() as u64))
         .into_par_iter()
         .map(|block| encode_block(rules, path, seeds, values, block, lower))
@@ -285,7 +297,7 @@ pub fn block_count(entries: u64) -> usize {
 /// # Errors
 /// [`TableError::Inconsistent`] if a value contradicts the lower tiers or a lower tier is
 /// missing, [`TableError::Io`] if compression fails.
-fn encode_block<R: Rules, T: TierValues>(
+fn encode_block<R: TierLayout, T: TierValues>(
     rules: &R,
     path: &Path,
     seeds: u32,
@@ -307,7 +319,7 @@ fn encode_block<R: Rules, T: TierValues>(
 ///
 /// # Errors
 /// [`TableError::Io`] if the file cannot be written.
-pub(crate) fn write_solved<R: Rules>(rules: &R, path: &Path, seeds: u32, solved: &SolvedTier) -> Result<u64, TableError> {
+pub(crate) fn write_solved<R: TierLayout>(rules: &R, path: &Path, seeds: u32, solved: &SolvedTier) -> Result<u64, TableError> {
     let blocks: Vec<EncodedBlock> = (0..block_count(solved.values.len() as u64))
         .into_par_iter()
         .map(|block| encode_solved_block(path, solved, block))
@@ -346,7 +358,13 @@ fn compressed_block(path: &Path, chunk: &[u8], residuals: &[u8]) -> Result<Encod
 /// # Errors
 /// [`TableError::Io`] if the file cannot be written, [`TableError::Inconsistent`] if
 /// `blocks` is not one block per [`BLOCK_ENTRIES`] positions.
-pub fn write_encoded_table<R: Rules>(rules: &R, path: &Path, seeds: u32, entries: u64, blocks: &[EncodedBlock]) -> Result<u64, TableError> {
+pub fn write_encoded_table<R: TierLayout>(
+    rules: &R,
+    path: &Path,
+    seeds: u32,
+    entries: u64,
+    blocks: &[EncodedBlock],
+) -> Result<u64, TableError> {
     if blocks.len() != block_count(entries) {
         return Err(TableError::Inconsistent {
             seeds,

@@ -33,12 +33,8 @@ pub const CODEC_PREDICTED: u32 = 2;
 /// in-memory lines (`147 * 2048`), so that blocks decode straight into them in parallel.
 pub const BLOCK_ENTRIES: u32 = 147 * 2048;
 /// The zstd compression level the builder uses (any level decodes the same; the reader
-/// never needs it). Measured, release build, 1 thread: Kalah tier 16 (13.0 M positions) is
-/// built in 3.74 s at level 3 (1.18 bits a position), 4.20 s at 7 (1.09 bits) and 6.37 s at
-/// 15 (0.91 bits, the level before); Dakon's 7-hole tiers 0 to 16 take 0.68 bits a position on
-/// disk at level 3 (0.50 at 15), far inside the 2 bits a position the format aims at, and
-/// build in 28.4 s instead of about 43 (2 threads). The tables of the Kalah(6,5) solve
-/// (tiers 0 to 24, 2 threads, inside the solve) went from 363.5 s to 267.0 s.
+/// never needs it): higher levels shrink the files a little for much more build time, and
+/// level 3 already stays far inside the 2 bits a position the format aims at.
 pub const ZSTD_LEVEL: i32 = 3;
 /// The largest header accepted (a guard against absurd lengths in a damaged file).
 pub const MAX_HEADER_BYTES: u64 = 1 << 12;

@@ -2,14 +2,16 @@
 //! solved once by a parallel retrograde builder, stored compressed, and probed by the search.
 //!
 //! - [`build_tiers`] solves the tiers `0..=K` (tier `k`: every board with `k` seeds, from the
-//!   mover's view, in the order of [`Rules::index`](crate::rules::Rules::index)) and writes one
+//!   mover's view, in the order of [`TierLayout::index`](crate::tier_layout::TierLayout::index)) and writes one
 //!   file per tier, solving each position once in an order where its successors in the same
-//!   tier come first ([`Rules::tier_order`](crate::rules::Rules::tier_order)).
+//!   tier come first ([`BuildSchedule::tier_order`](crate::build_schedule::BuildSchedule::tier_order)).
 //! - [`TableFile`] reads one file: header and index checks, all values, or one value.
 //! - [`TableSet`] loads the tiers of one board and answers [`Oracle::probe`](crate::oracle::Oracle::probe).
 //!
 //! The format is described byte by byte in `docs/formats/tables.md` and in [`format`].
 
+mod build_progress;
+mod build_report;
 mod builder;
 mod compact;
 mod error;
@@ -20,13 +22,17 @@ mod predict;
 mod reader;
 mod residual;
 mod retrograde;
+#[cfg(feature = "tier-bars")]
+mod tier_bars;
 
-pub use builder::{
-    build_and_load, build_tiers, build_tiers_with, worker_pool, BuildOptions, BuildReport, TierReport, TierSolver, TierTask,
-};
+pub use build_progress::{BuildProgress, NoProgress};
+pub use build_report::{BuildReport, TierReport};
+pub use builder::{build_and_load, build_tiers, build_tiers_with, worker_pool, BuildOptions, TierSolver, TierTask};
 pub use compact::{CompactTier, TierValues, WrongParity, LINE_POSITIONS};
 pub use error::TableError;
 pub use file::{block_count, encode_solved_block, write_encoded_table, write_table, EncodedBlock, TableFile};
 pub use name::{file_name, tier_path, EXTENSION};
 pub use reader::{probe_file, LoadOptions, LoadPlan, TableSet};
 pub use retrograde::{SharedTier, SolvedTier};
+#[cfg(feature = "tier-bars")]
+pub use tier_bars::TierBars;

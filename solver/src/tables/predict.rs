@@ -4,15 +4,16 @@
 //! A move that stores or captures lowers the seeds on the board, so its successor's value is
 //! in a lower tier. The best such move (its gain, plus the successor's value when the mover
 //! moves again, minus it when the turn passes) is a lower bound on the position's value, and
-//! the value itself when every move leaves the tier (or the game is over). Measured on Dakon's
-//! 7-hole tier 12, the bound is the value at 90 % of the positions, and at 42 % it is known to
-//! be (no move stays in the tier): those cost nothing on disk.
+//! the value itself when every move leaves the tier (or the game is over). For most positions
+//! the bound is the value, and for many it is known to be (no move stays in the tier): those
+//! cost nothing on disk.
 //!
 //! The successors' values are random reads from the lower tiers, so positions are taken
 //! [`BATCH`] at a time and every value a batch needs is requested before any is read.
 
 use super::compact::TierValues;
-use crate::rules::{MoveList, Rules};
+use crate::rules::MoveList;
+use crate::tier_layout::TierLayout;
 
 /// Positions whose lower-tier successors are requested from memory together.
 const BATCH: usize = 8;
@@ -41,7 +42,7 @@ struct Leave {
 ///
 /// # Errors
 /// The first error of `each`.
-pub(crate) fn for_each_prediction<R: Rules, T: TierValues, E>(
+pub(crate) fn for_each_prediction<R: TierLayout, T: TierValues, E>(
     rules: &R,
     seeds: u32,
     first: u64,

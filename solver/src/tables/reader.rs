@@ -4,13 +4,13 @@
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
-use super::builder::BuildReport;
+use super::build_report::BuildReport;
 use super::compact::{CompactTier, TierValues};
 use super::error::TableError;
 use super::file::TableFile;
 use super::name::tier_path;
 use crate::oracle::Oracle;
-use crate::rules::Rules;
+use crate::tier_layout::TierLayout;
 
 /// How to load the tiers of a board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,13 +43,13 @@ pub struct LoadPlan {
 /// The tiers `0..=K` of one rule set found in a directory, each in memory at about 3.6 bits a
 /// position ([`CompactTier`]), so that a probe is an index computation and a line read. A tier
 /// still loading answers no probe (the search then searches), so every answer is exact.
-pub struct TableSet<R: Rules> {
+pub struct TableSet<R: TierLayout> {
     rules: R,
     /// `tiers[k]`: tier `k`, once decoded.
     tiers: Vec<OnceLock<CompactTier>>,
 }
 
-impl<R: Rules + Clone + 'static> TableSet<R> {
+impl<R: TierLayout + Clone + 'static> TableSet<R> {
     /// Loads every tier of `rules` present in `dir`, from tier 0 up to the first missing one.
     /// Returns `None` when tier 0 is missing (no tables for this board).
     ///
@@ -140,7 +140,7 @@ impl<R: Rules + Clone + 'static> TableSet<R> {
 }
 
 /// The files of the tiers to load and the plan; `None` when tier 0 is missing.
-fn plan<R: Rules>(rules: &R, dir: &Path, options: &LoadOptions) -> Result<Option<(Vec<TableFile>, LoadPlan)>, TableError> {
+fn plan<R: TierLayout>(rules: &R, dir: &Path, options: &LoadOptions) -> Result<Option<(Vec<TableFile>, LoadPlan)>, TableError> {
     let mut files: Vec<TableFile> = (0..=options.max_seeds.min(i8::MAX as u32))
         .map(|k| (k, tier_path(rules, dir, k)))
         .take_while(|(_, path)| path.exists())
@@ -172,7 +172,7 @@ fn plan<R: Rules>(rules: &R, dir: &Path, options: &LoadOptions) -> Result<Option
 ///
 /// # Panics
 /// Panics if `index` is not below the tier's number of entries.
-pub fn probe_file<R: Rules + Clone + 'static>(rules: &R, dir: &Path, seeds: u32, index: u64) -> Result<i8, TableError> {
+pub fn probe_file<R: TierLayout + Clone + 'static>(rules: &R, dir: &Path, seeds: u32, index: u64) -> Result<i8, TableError> {
     let lower = match seeds {
         0 => None,
         _ => TableSet::open_up_to(rules, dir, seeds - 1)?,
@@ -181,7 +181,7 @@ pub fn probe_file<R: Rules + Clone + 'static>(rules: &R, dir: &Path, seeds: u32,
     TableFile::open(rules, &tier_path(rules, dir, seeds), seeds)?.value(rules, index, &lower)
 }
 
-impl<R: Rules> TableSet<R> {
+impl<R: TierLayout> TableSet<R> {
     /// The exact future gain of the position at `index` in tier `seeds`, if that tier is
     /// loaded.
     pub fn value(&self, seeds: u32, index: u64) -> Option<i32> {
@@ -205,7 +205,7 @@ impl<R: Rules> TableSet<R> {
     }
 }
 
-impl<R: Rules> Oracle<R> for TableSet<R> {
+impl<R: TierLayout> Oracle<R> for TableSet<R> {
     #[inline]
     fn probe(&self, pos: &R::Position) -> Option<i32> {
         let tier = self.tiers.get(self.rules.seeds_on_board(pos) as usize)?.get()?;

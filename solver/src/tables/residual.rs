@@ -9,14 +9,20 @@
 
 use super::compact::TierValues;
 use super::predict::{for_each_prediction, Prediction};
-use crate::rules::Rules;
+use crate::tier_layout::TierLayout;
 
 /// The residuals of the values of positions `first..first + values.len()` of tier `seeds`:
 /// one byte `value - bound` per position whose prediction is a bound, in index order.
 ///
 /// # Errors
 /// A message if a value contradicts its prediction (the values are not a solved tier).
-pub(crate) fn encode<R: Rules, T: TierValues>(rules: &R, seeds: u32, first: u64, values: &[u8], lower: &[T]) -> Result<Vec<u8>, String> {
+pub(crate) fn encode<R: TierLayout, T: TierValues>(
+    rules: &R,
+    seeds: u32,
+    first: u64,
+    values: &[u8],
+    lower: &[T],
+) -> Result<Vec<u8>, String> {
     let mut residuals = Vec::with_capacity(values.len() / 2);
     for_each_prediction(rules, seeds, first, values.len(), lower, |index, prediction| {
         let value = values[(index - first) as usize] as i8 as i32;
@@ -68,7 +74,7 @@ pub(crate) fn from_marks(marks: &[u8]) -> Vec<u8> {
 /// # Errors
 /// A message if `residuals` holds fewer or more bytes than the positions need, or a value
 /// falls outside one byte.
-pub(crate) fn decode<R: Rules, T: TierValues>(
+pub(crate) fn decode<R: TierLayout, T: TierValues>(
     rules: &R,
     seeds: u32,
     first: u64,

@@ -2,7 +2,7 @@
 //!
 //! A move either lowers the seeds on the board (its successor's value is in a lower tier,
 //! already solved) or keeps them (a turn that stores nothing). The rules promise that the
-//! second kind lowers [`Rules::tier_order`], so the moves within a tier form no cycle: a
+//! second kind lowers [`BuildSchedule::tier_order`], so the moves within a tier form no cycle: a
 //! position whose successor in the tier is not solved yet solves that successor first, depth
 //! first (at most `tier_order` deep). Two threads may meet the same unsolved position and both
 //! solve it; they write the same value.
@@ -11,30 +11,28 @@
 //! [`Mark`] (what format 2 stores for it), which the solve finds from the successor values
 //! it reads anyway: the file is then written without a second pass. A value byte that says
 //! whether it is set spares a bitmap of solved positions: one line read a successor in the
-//! tier instead of two, and no locked instruction a position (callgrind, building Kalah
-//! tiers 0-13: 7.72 G instructions with the bitmap, 7.56 G without).
+//! tier instead of two, and no locked instruction a position.
 //!
 //! Walked in index order, the work is memory-bound: a successor's value is a random access
 //! into a tier of up to hundreds of megabytes. So positions are taken in small batches, and
 //! all the cache lines a batch's successors need are requested before any is read. Walked in
 //! the runs Kalah gives (successors in a few blocks of their tiers), it is bound by its
-//! instructions instead: 4, 8 or 16 positions a batch build Kalah tiers 0-16 in the same time.
+//! instructions instead, and the batch size hardly matters.
 //!
-//! Measured on the project's 2-core AMD EPYC, `dakon tables build --rules kalah --holes 6
-//! --max-seeds 18 --threads 2`: solving level by level (each chunk rescanned once per
-//! `tier_order` level, a barrier between levels) built tier 18 (34.6 M positions) in 25.4 s;
-//! depth first, with batched prefetching and the tiers in huge pages, in 16.0 s; tiers 20, 21
-//! and 22 (84 M, 129 M and 193 M positions) then took 55, 68 and 108 s.
+//! Depth first, with batched prefetching and the tiers in huge pages, builds a tier much
+//! faster than solving it level by level of `tier_order` with a barrier between levels
+//! (`docs/benchmarks/code-notes.md`).
 
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
-use indicatif::ProgressBar;
 use rayon::prelude::*;
 
+use super::build_progress::BuildProgress;
 use super::error::TableError;
 use super::residual::{mark, Mark};
+use crate::build_schedule::BuildSchedule;
 use crate::prefetch::prefetch;
-use crate::rules::{MoveList, Rules};
+use crate::rules::MoveList;
 
 /// Positions per unit of parallel work of a tier solved in parts ([`SharedTier::solve`]).
 const CHUNK: usize = 1 << 15;
@@ -67,24 +65,22 @@ pub struct SolvedTier {
 ///
 /// # Errors
 /// [`TableError::Unsupported`] if the tier is too large for one-byte values, and
-/// [`TableError::Order`] if the rules break the [`Rules::tier_order`] contract.
-pub(crate) fn solve_tier<R: Rules>(
+/// [`TableError::Order`] if the rules break the [`BuildSchedule::tier_order`] contract.
+pub(crate) fn solve_tier<R: BuildSchedule>(
     rules: &R,
     seeds: u32,
     lower: &[Vec<u8>],
     stop: Option<&AtomicBool>,
-    progress: &ProgressBar,
+    progress: &dyn BuildProgress,
 ) -> Result<Option<SolvedTier>, TableError> {
     debug_assert_eq!(lower.len(), seeds as usize);
     let size = checked_tier_size(rules, seeds)?;
     let (mut bytes, mut marks) = (unsolved_values(size), crate::memory::zeroed_bytes(size));
     let tier = Tier { rules, seeds, lower, bytes: as_atomic_u8(&mut bytes), marks: as_atomic_u8(&mut marks) };
     let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
-    // The rules' runs (see [`Rules::solve_run`]), in parallel, each one a unit another thread
+    // The rules' runs (see [`BuildSchedule::solve_run`]), in parallel, each one a unit another thread
     // may take: Kalah's differ in size a thousandfold (its first runs hold most of a tier), and
-    // halving the range of runs left them to one thread (`dakon tables build --rules kalah
-    // --holes 6 --max-seeds 17 --threads 2`: 11.4 and 12.6 s so, 6.9 and 7.5 s run by run,
-    // 8.0 and 8.7 s in index order).
+    // halving the range of runs left them to one thread.
     (0..rules.solve_runs(seeds) as usize).into_par_iter().with_max_len(1).try_for_each(|run| {
         let run = run as u64;
         if stopped() {
@@ -103,14 +99,14 @@ pub(crate) fn solve_tier<R: Rules>(
             return Err(e);
         }
         tier.finish(&mut batch)?;
-        progress.inc(visited);
+        progress.solved(visited);
         Ok(())
     })?;
     Ok(if stopped() { None } else { Some(SolvedTier { values: bytes, marks }) })
 }
 
 /// The positions of tier `seeds`, if values of one byte hold them and memory can address them.
-fn checked_tier_size<R: Rules>(rules: &R, seeds: u32) -> Result<usize, TableError> {
+fn checked_tier_size<R: BuildSchedule>(rules: &R, seeds: u32) -> Result<usize, TableError> {
     if seeds > i8::MAX as u32 {
         return Err(TableError::Unsupported { seeds, detail: format!("values need more than one byte above {} seeds", i8::MAX) });
     }
@@ -118,11 +114,11 @@ fn checked_tier_size<R: Rules>(rules: &R, seeds: u32) -> Result<usize, TableErro
 }
 
 /// A tier solved in parts, for a build shared among processes: each process solves the
-/// positions it owns one level of [`Rules::tier_order`] at a time, lowest first, and records
+/// positions it owns one level of [`BuildSchedule::tier_order`] at a time, lowest first, and records
 /// the values and marks the others found before it starts the next level. It holds the
 /// tier's values, their marks (so that the file is written without a second pass, as for
 /// [`solve_tier`]) and which of them are known.
-pub struct SharedTier<'a, R: Rules> {
+pub struct SharedTier<'a, R: BuildSchedule> {
     rules: &'a R,
     seeds: u32,
     lower: &'a [Vec<u8>],
@@ -130,7 +126,7 @@ pub struct SharedTier<'a, R: Rules> {
     marks: Vec<u8>,
 }
 
-impl<'a, R: Rules> SharedTier<'a, R> {
+impl<'a, R: BuildSchedule> SharedTier<'a, R> {
     /// An empty tier `seeds` over the solved lower tiers (`lower[j]` holds tier `j`, for
     /// every `j < seeds`).
     ///
@@ -152,7 +148,7 @@ impl<'a, R: Rules> SharedTier<'a, R> {
     /// is done twice.
     ///
     /// # Errors
-    /// [`TableError::Order`] if the rules break the [`Rules::tier_order`] contract.
+    /// [`TableError::Order`] if the rules break the [`BuildSchedule::tier_order`] contract.
     pub fn solve(&mut self, indices: &[u64]) -> Result<Vec<[u8; 2]>, TableError> {
         let tier = Tier {
             rules: self.rules,
@@ -184,7 +180,7 @@ impl<'a, R: Rules> SharedTier<'a, R> {
 }
 
 /// The tier being solved and the lower ones, shared by the worker threads.
-struct Tier<'a, R: Rules> {
+struct Tier<'a, R: BuildSchedule> {
     rules: &'a R,
     seeds: u32,
     /// `lower[j]`: the values of tier `j`.
@@ -210,10 +206,8 @@ impl<P> Batch<P> {
 }
 
 /// A move of a position being solved, what it earns and where its successor's value lives:
-/// not the successor itself, which is made again when it must be solved first. Measured
-/// (`dakon tables build --rules kalah --holes 6 --max-seeds 16 --threads 1`, alternating
-/// runs): 6.18, 5.63 and 5.86 s with the successor in each edge (80 bytes), 4.99, 4.89 and
-/// 5.15 s so (16 bytes), though 2 % more instructions.
+/// not the successor itself, which is made again when it must be solved first: a 16-byte
+/// edge keeps a batch in the cache, which saves more time than remaking a few successors costs.
 #[derive(Clone, Copy)]
 struct Edge {
     index: u64,
@@ -223,7 +217,7 @@ struct Edge {
     same_mover: bool,
 }
 
-impl<R: Rules> Tier<'_, R> {
+impl<R: BuildSchedule> Tier<'_, R> {
     /// The value of position `index` of this tier, if it is solved.
     #[inline]
     fn solved_value(&self, index: u64) -> Option<i8> {
@@ -364,6 +358,8 @@ fn as_atomic_u8(bytes: &mut [u8]) -> &[AtomicU8] {
 mod tests {
     use super::*;
     use crate::ruleset::{RuleSet, RulesName};
+    use crate::tables::NoProgress;
+    use crate::tier_layout::TierLayout;
 
     /// A tier shared by two processes as `dakon-mpi` shares it (each solves its positions of a
     /// level, then records the other's values and marks) ends with the values and marks that
@@ -374,7 +370,7 @@ mod tests {
             let rules = RuleSet::new(name, 4).unwrap();
             let mut lower: Vec<Vec<u8>> = Vec::new();
             for seeds in 0..=9 {
-                let alone = solve_tier(&rules, seeds, &lower, None, &ProgressBar::hidden()).unwrap().unwrap();
+                let alone = solve_tier(&rules, seeds, &lower, None, &NoProgress).unwrap().unwrap();
                 // Runs of 5 positions dealt in turn, each process's sorted by level.
                 let mut levels: [Vec<Vec<u64>>; 2] = Default::default();
                 for index in 0..rules.tier_size(seeds) {

@@ -3,15 +3,15 @@
 
 use std::collections::HashMap;
 
-use dakon_solver::rules::Rules;
+use dakon_solver::transposition_key::TranspositionKey;
 
 /// Memoized future gains under `rules`.
-pub struct Minimax<R: Rules> {
+pub struct Minimax<R: TranspositionKey> {
     pub rules: R,
     pub memo: HashMap<R::Key, i32>,
 }
 
-impl<R: Rules> Minimax<R> {
+impl<R: TranspositionKey> Minimax<R> {
     pub fn new(rules: R) -> Self {
         Minimax { rules, memo: HashMap::new() }
     }

@@ -17,7 +17,8 @@ use super::cpu_time::process_cpu_seconds;
 use super::deadline;
 use super::record::{xxh3_hex, BoundRecord, CertificateRef, Record, StoppedRecord, Work};
 use super::tree::{line_name, Node};
-use crate::certificate_arg::{write_certificate_until, CertificateOptions, Written};
+use crate::certificate_arg::CertificateOptions;
+use crate::certificate_writer::{write_certificate_until, Written};
 use crate::cli_error::CliError;
 use crate::commands::verify::report::{machine, utc_now};
 

@@ -8,19 +8,15 @@
 //! transposition table, and each move's driver keeps its tests and phase
 //! ([`dakon_solver::search::MoveAnalysis`]), so the next round goes on from them.
 //!
-//! Measured on the 7 x 7 position after the opening moves 7 and 8 (`13,13,4,13,13,5,13/6,2,0,1,3,0,4
-//! 0/8 0`), one thread, 5 s, busy machine: valued one after the other (as `analyse_moves`
-//! does), move 10 took the time and the two best moves, 11 and 13 (+98), were left with bounds;
-//! in rounds both are exact, so are 7 and 8, and 10 has the bounds -78..+96. On the 7 x 7
-//! start, where every move gets exact, the rounds cost the same as `analyse_moves` (0.92 G
-//! instructions either way, callgrind).
+//! Where every move gets exact anyway, the rounds cost no more than valuing the moves one
+//! after the other.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use dakon_solver::rules::Rules;
 use dakon_solver::search::{Limits, MoveValue, Solution, Solver};
+use dakon_solver::solvable::Solvable;
 
 use crate::results_db::Prior;
 
@@ -38,7 +34,7 @@ pub struct Valued {
 /// move is exact) and until `stop` is raised, starting from the bounds in `prior`.
 ///
 /// Returns bounds within `prior`'s for the position and for every move it names.
-pub fn value_every_move<R: Rules>(
+pub fn value_every_move<R: Solvable>(
     solver: &Solver<R>,
     pos: &R::Position,
     time: Option<Duration>,

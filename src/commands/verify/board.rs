@@ -8,7 +8,7 @@ use dakon_solver::rules::Rules;
 use dakon_solver::ruleset::{RuleSet, RulesName};
 use dakon_solver::search::{Limits, Progress, Solution, SolveOptions, Solver};
 
-use crate::certificate_arg::Written;
+use crate::certificate_writer::Written;
 use crate::line::absolute_line;
 
 /// A board size: holes per row and seeds per hole at the start.

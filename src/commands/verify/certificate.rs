@@ -9,7 +9,8 @@ use dakon_solver::ruleset::RuleSet;
 use dakon_solver::search::Solver;
 
 use super::board::{Board, Row};
-use crate::certificate_arg::{write_certificate, CertificateOptions, Written};
+use crate::certificate_arg::CertificateOptions;
+use crate::certificate_writer::{write_certificate, Written};
 use crate::cli_error::CliError;
 use crate::line::rules_line;
 

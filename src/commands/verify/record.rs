@@ -5,7 +5,7 @@ use dakon_solver::ruleset::RulesName;
 use serde::{Deserialize, Serialize};
 
 use super::board::{Board, PlayedTurn, Proof, Row, TurnProof};
-use crate::certificate_arg::Written;
+use crate::certificate_writer::Written;
 
 /// One row as JSON. Every field of [`Row`] is here, so that a row read back is the row
 /// written.
@@ -200,7 +200,7 @@ mod tests {
 
     #[test]
     fn a_row_with_its_certificate_survives_the_round_trip() {
-        use crate::certificate_arg::Checked;
+        use crate::certificate_writer::Checked;
         use dakon_solver::certificate::Claim;
         let check = Checked { holds: true, visited: 4321, seconds: 0.25, problem: None };
         let written = Written {

@@ -8,21 +8,18 @@
 //!   found by looking at the keys of the boards of one seed); a key with any other bit set is
 //!   not numbered this way. It costs a dozen operations on the key;
 //! - **ranked**, from there on: `boards with fewer seeds + the index of the board in its
-//!   tier` ([`Rules::index`], the perfect index of `crate::composition`), gapless and unique,
+//!   tier` ([`TierLayout::index`], the perfect index of `crate::composition`), gapless and unique,
 //!   for every board up to [`ShortCode::ceiling`] seeds (about 60 instructions).
 //!
 //! [`mix`] then scrambles the number with a bijection of `width`-bit numbers, so that its low
 //! bits (the bucket) are spread over the table while the whole number, hence the board, is
 //! still determined by bucket and tag.
 //!
-//! Measured (instructions, `valgrind --tool=callgrind`, Kalah(6,3) start, 16 MiB, 1 thread):
-//! the ranked code alone for every board cost 2,711 instructions a node against 1,746 with
-//! the whole key (composition rank alone: 360 a node, every node computing the codes of its
-//! children for the enhanced transposition cutoff); with nibbles first 2,198 a node, of which
-//! the slots (code, bucket, tag) 486, against 61 for the old table's key (269 since each slot
-//! is computed once, see `tt.rs`).
+//! Nibbles come first because they are much cheaper than ranking and serve nearly every board
+//! a search visits; the instruction counts are in `docs/benchmarks/code-notes.md`.
 
-use crate::rules::Rules;
+use crate::tier_layout::TierLayout;
+use crate::transposition_key::TranspositionKey;
 
 /// Most seeds a compact entry serves: its bounds are stored as `(v + k) / 2` in 7 bits.
 pub(crate) const MAX_SEEDS: u32 = 127;
@@ -51,7 +48,7 @@ struct Nibbles {
 impl Nibbles {
     /// The layout of `rules`' keys, if it is this one: the board with one seed in hole `j`
     /// must have the key `1 << 8 j` (mover) or `1 << (64 + 8 j)` (opponent).
-    fn of<R: Rules>(rules: &R) -> Option<Nibbles> {
+    fn of<R: TranspositionKey + TierLayout>(rules: &R) -> Option<Nibbles> {
         let boards = rules.tier_size(1);
         let holes = (boards / 2) as u32;
         if boards % 2 != 0 || holes > 8 {
@@ -90,7 +87,7 @@ impl ShortCode {
     /// key allows and they leave room, then every board, tier by tier, whose ranked number
     /// is below `2^width`, up to [`MAX_SEEDS`] seeds; `None` if not even the empty board's
     /// tier fits.
-    pub fn new<R: Rules>(rules: &R, width: u32) -> Option<ShortCode> {
+    pub fn new<R: TranspositionKey + TierLayout>(rules: &R, width: u32) -> Option<ShortCode> {
         debug_assert!(width <= 64);
         let nibbles = Nibbles::of(rules).filter(|n| n.width() < width);
         let ranked_from = nibbles.map_or(0, |n| 1u64 << n.width());
@@ -118,7 +115,7 @@ impl ShortCode {
     /// The scrambled number of `pos`, whose key is `key` and which holds `seeds` seeds;
     /// `None` above the ceiling.
     #[inline(always)]
-    pub fn code<R: Rules>(&self, rules: &R, pos: &R::Position, key: u128, seeds: u32) -> Option<u64> {
+    pub fn code<R: TierLayout>(&self, rules: &R, pos: &R::Position, key: u128, seeds: u32) -> Option<u64> {
         // Nibbles number boards of up to 15 seeds a hole, up to 180 seeds on 6 holes a row,
         // but an entry holds the bounds of at most 127 (before this test, the 132 seeds of a
         // 6 x 11 start overflowed the bounds' 7 bits: wrong bounds, found by the
@@ -135,7 +132,7 @@ impl ShortCode {
     /// The ranked part of [`ShortCode::code`] (out of line: the nibbles number nearly every
     /// board a search visits).
     #[inline(never)]
-    fn ranked<R: Rules>(&self, rules: &R, pos: &R::Position, seeds: u32) -> Option<u64> {
+    fn ranked<R: TierLayout>(&self, rules: &R, pos: &R::Position, seeds: u32) -> Option<u64> {
         let below = *self.offsets.get(seeds as usize)?;
         Some(mix(self.ranked_from + below + rules.index(pos), self.width))
     }

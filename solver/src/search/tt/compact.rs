@@ -143,31 +143,9 @@ impl Compact {
     /// result cost at least as much work as the one there (which then moves down), else over
     /// the least costly of the other seven (the first of equals).
     ///
-    /// Measured again with the endgame tables and the tables of the benchmarks (nodes, 1
-    /// thread), the entry the tag picks against the least costly of the seven: Kalah(6,4)
-    /// with tiers 0-17, 128 MiB, 70.1 M and 69.1 M, 512 MiB 54.5 M and 52.2 M; the six Dakon
-    /// analyses of the driver's measurement (`analysis_trace POSITION 1 128`, no tables) 123.5 M
-    /// and 114.8 M in all (from +26 % on `7,7,7,7,7,7,7/0,8,8,8,8,8,8 0/1 0` to −18 % on
-    /// `8,8,0,8,8,0,8/8,8,8,8,8,1,8 0/9 1`); 20 random 7 x 7 middle games 3.61 M both;
-    /// Kalah(6,3) at 16 MiB 2.19 M and 2.04 M, but at 1 and 2 MiB 4.79 M and 6.68 M, 3.75 M and
-    /// 4.73 M (in less time: 1.27 and 1.21 s, 1.06 and 0.93 s), as measured first (below). The
-    /// tables the program is run with are the middle rows, so the least costly gives way.
-    ///
-    /// First measured (nodes, Kalah(6,3) start, 1 thread, tables of 1 and 2 MiB where the old
-    /// table needed 8.55 M at 1 MiB): the least costly of all eight giving way 7.09 M and
-    /// 5.05 M; the least costly of the other seven 7.08 M and 5.01 M; kept entries and
-    /// entries picked by the tag, 6 + 2: 6.52 M and 4.78 M, 4 + 4: 5.91 M and 4.49 M, 2 + 6:
-    /// 5.53 M and 4.33 M, 1 + 7 (the entry the tag picks): 5.40 M and 4.25 M. Tried since (the same two
-    /// tables, the tag's entry 5,397,646 and 4,249,655 nodes): no kept entry, 7.02 M and 5.02 M;
-    /// the seven as a queue (the newest first, the oldest dropped), 5.55 M and 4.37 M; the
-    /// less costly of two entries picked by the tag, 5.59 M and 4.34 M; the kept entry aged
-    /// (its work lowered by one at each store it refuses), 7.06 M and 4.65 M; results of
-    /// fewer than 2, 4 or 8 nodes not stored, 5.40 M and 4.22 M, 5.44 M and 4.30 M, 5.83 M and
-    /// 4.64 M; the kept entry taken only by strictly more work, or by up to 2 less, within
-    /// 0.3 %; exact bounds counted 5 more in work, 5.38 M and 4.21 M (under 1 %). The kept
-    /// entry is what matters, and the rest is near its best: what the table lacks at 128 MiB
-    /// on Kalah(6,4) is entries, not a better rule.
-    #[inline]
+    /// The kept entry is what saves most work; among the rest, the least costly giving way
+    /// loses fewer nodes than the entry the tag picks at the table sizes the program runs with
+    /// (the variants tried are in `docs/benchmarks/code-notes.md`).
     pub fn store(&self, index: usize, tag: u64, seeds: u32, bounds: Bounds) {
         let Some(word) = pack(tag, seeds, bounds) else {
             debug_assert!(false, "bounds {bounds:?} of a board of {seeds} seeds do not fit");

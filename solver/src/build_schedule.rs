@@ -1,0 +1,61 @@
+//! The endgame-table builder's schedule: in which order it may solve the positions of a tier,
+//! and in which runs it shares them among threads.
+//!
+//! Within a tier, a move that stores nothing leads to another position of the same tier; the
+//! builder solves such a successor first, which needs an order that every such move lowers.
+
+use crate::tier_layout::TierLayout;
+
+/// Positions a run of the default [`BuildSchedule::solve_run`].
+pub const SOLVE_RUN: u64 = 1 << 15;
+
+/// The order and the units of work in which the table builder solves a tier.
+pub trait BuildSchedule: TierLayout {
+    /// The order in which the endgame-table builder solves the positions of one tier: for
+    /// every legal move of `pos` whose successor has as many seeds on the board as `pos`,
+    /// `tier_order(next) < tier_order(pos)`. (Dakon: the seeds weighted by their distance to
+    /// their owner's store, which every turn that stores nothing lowers.)
+    fn tier_order(&self, pos: &Self::Position) -> u32;
+    /// The [`BuildSchedule::tier_order`] of the positions at indices
+    /// `first..first + orders.len()` of tier `seeds`, written into `orders`: what a build
+    /// shared among processes sorts its positions by. Each position is unranked here; rules
+    /// whose boards follow each other cheaply in index order do better.
+    fn tier_orders(&self, seeds: u32, first: u64, orders: &mut [u32]) {
+        for (index, order) in (first..).zip(orders.iter_mut()) {
+            *order = self.tier_order(&self.position_at(seeds, index));
+        }
+    }
+    /// How many runs [`BuildSchedule::solve_run`] splits tier `seeds` into: the table
+    /// builder's units of parallel work. The default: runs of [`SOLVE_RUN`] positions in
+    /// index order.
+    fn solve_runs(&self, seeds: u32) -> u64 {
+        index_runs(self, seeds)
+    }
+    /// Calls `visit(index, position)` for each position of run `run` (below
+    /// [`BuildSchedule::solve_runs`]) of tier `seeds`, in the order the table builder solves
+    /// them; together the runs visit every position of the tier once. A good order keeps the
+    /// successors of consecutive positions near each other in their tiers (the builder reads
+    /// a value at each). The default: positions `SOLVE_RUN * run..` in index order.
+    fn solve_run(&self, seeds: u32, run: u64, visit: &mut dyn FnMut(u64, &Self::Position)) {
+        walk_index_run(self, seeds, run, visit);
+    }
+}
+
+/// How many runs of [`SOLVE_RUN`] positions in index order tier `seeds` holds.
+pub(crate) fn index_runs<L: TierLayout + ?Sized>(layout: &L, seeds: u32) -> u64 {
+    layout.tier_size(seeds).div_ceil(SOLVE_RUN)
+}
+
+/// Visits positions `SOLVE_RUN * run..` of tier `seeds` in index order, each made from the one
+/// before with [`TierLayout::position_after`].
+pub(crate) fn walk_index_run<L: TierLayout + ?Sized>(layout: &L, seeds: u32, run: u64, visit: &mut dyn FnMut(u64, &L::Position)) {
+    let first = run * SOLVE_RUN;
+    let end = (first + SOLVE_RUN).min(layout.tier_size(seeds));
+    let mut pos = layout.position_at(seeds, first);
+    for index in first..end {
+        if index > first {
+            pos = layout.position_after(seeds, index - 1, &pos);
+        }
+        visit(index, &pos);
+    }
+}
