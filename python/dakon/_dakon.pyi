@@ -1,11 +1,15 @@
 """Type stubs of the native module `dakon._dakon` (re-exported by `dakon`)."""
 
 from os import PathLike
-from typing import Any, Callable, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy
 import numpy.typing
+from typing_extensions import Unpack
 
+from .search_options import SearchOptions
+
+__version__: str
 RULES: List[str]
 
 class DakonError(Exception): ...
@@ -16,8 +20,21 @@ class Interrupted(KeyboardInterrupt):
     partial: Any
 
 _Path = Union[str, PathLike[str]]
+_PositionLike = Union[Position, str]
+_Progress = Optional[Callable[[int, int], Any]]
 
 class Played:
+    def __init__(
+        self,
+        hole: int,
+        extra_move: bool,
+        game_over: bool,
+        captured: int,
+        capture: Optional[str],
+        sown_into_store: int,
+        last_hole: Optional[int],
+        laps: Optional[int],
+    ) -> None: ...
     @property
     def hole(self) -> int: ...
     @property
@@ -34,13 +51,22 @@ class Played:
     def last_hole(self) -> Optional[int]: ...
     @property
     def laps(self) -> Optional[int]: ...
+    def to_dict(self) -> Dict[str, Any]: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
 
 class Position:
-    def __init__(self, board: Union[List[int], numpy.typing.ArrayLike], stores: Tuple[int, int] = (0, 0), to_move: int = 0, rules: str = "dakon") -> None: ...
+    def __init__(
+        self,
+        board: Union[Sequence[int], numpy.typing.NDArray[numpy.integer[Any]]],
+        stores: Optional[Tuple[int, int]] = None,
+        to_move: Optional[int] = None,
+        rules: str = "dakon",
+    ) -> None: ...
     @staticmethod
-    def parse(text: str, rules: str = "dakon") -> Position: ...
+    def parse(text: str, rules: str = "dakon", holes: Optional[int] = None, seeds: Optional[int] = None) -> Position: ...
     @staticmethod
-    def start(holes: int = 7, seeds: Optional[int] = None, rules: str = "dakon") -> Position: ...
+    def start(holes: Optional[int] = None, seeds: Optional[int] = None, rules: str = "dakon") -> Position: ...
     @property
     def rules(self) -> str: ...
     @property
@@ -50,7 +76,7 @@ class Position:
     @property
     def stores(self) -> Tuple[int, int]: ...
     @property
-    def board(self) -> numpy.ndarray: ...
+    def board(self) -> numpy.typing.NDArray[numpy.int16]: ...
     @property
     def seeds_on_board(self) -> int: ...
     def legal_moves(self) -> List[int]: ...
@@ -62,8 +88,20 @@ class Position:
     def __hash__(self) -> int: ...
 
 class Solution:
+    def __init__(
+        self,
+        position: Position,
+        lower: int,
+        upper: int,
+        best_move: Optional[int] = None,
+        best_move_proven: bool = False,
+        pv: Sequence[int] = (),
+        nodes: int = 0,
+        seconds: float = 0.0,
+        tables: bool = False,
+    ) -> None: ...
     @property
-    def position(self) -> str: ...
+    def position(self) -> Position: ...
     @property
     def rules(self) -> str: ...
     @property
@@ -88,8 +126,12 @@ class Solution:
     def tables(self) -> bool: ...
     @property
     def result(self) -> Optional[str]: ...
+    def to_dict(self) -> Dict[str, Any]: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
 
 class MoveValue:
+    def __init__(self, hole: int, lower: int, upper: int, proven_best: bool = False) -> None: ...
     @property
     def hole(self) -> int: ...
     @property
@@ -100,53 +142,21 @@ class MoveValue:
     def lower(self) -> int: ...
     @property
     def upper(self) -> int: ...
+    @property
+    def proven_best(self) -> bool: ...
+    def to_dict(self) -> Dict[str, Any]: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
 
-def solve(
-    position: Union[Position, str],
-    rules: Optional[str] = None,
-    time_limit: Optional[float] = None,
-    node_limit: Optional[int] = None,
-    threads: Optional[int] = None,
-    tables_dir: Optional[_Path] = None,
-    use_tables: bool = True,
-    tt_mb: Optional[int] = None,
-) -> Solution: ...
-def best(
-    position: Union[Position, str],
-    rules: Optional[str] = None,
-    time_limit: Optional[float] = None,
-    node_limit: Optional[int] = None,
-    threads: Optional[int] = None,
-    tables_dir: Optional[_Path] = None,
-    use_tables: bool = True,
-    tt_mb: Optional[int] = None,
-) -> List[MoveValue]: ...
-def solve_many(
-    positions: List[Union[Position, str]],
-    rules: Optional[str] = None,
-    time_limit: Optional[float] = None,
-    node_limit: Optional[int] = None,
-    threads: Optional[int] = None,
-    tables_dir: Optional[_Path] = None,
-    use_tables: bool = True,
-    tt_mb: Optional[int] = None,
-    progress: Optional[Callable[[int, int], Any]] = None,
-) -> List[Optional[Solution]]: ...
+def solve(position: _PositionLike, **search: Unpack[SearchOptions]) -> Solution: ...
+def best(position: _PositionLike, **search: Unpack[SearchOptions]) -> List[MoveValue]: ...
+def solve_many(positions: Sequence[_PositionLike], progress: _Progress = None, **search: Unpack[SearchOptions]) -> List[Solution]: ...
+def best_many(positions: Sequence[_PositionLike], progress: _Progress = None, **search: Unpack[SearchOptions]) -> List[List[MoveValue]]: ...
 def build_tables(
     holes: int, max_seeds: int, rules: str = "dakon", tables_dir: Optional[_Path] = None, threads: Optional[int] = None, progress: bool = False
-) -> List[dict]: ...
-def probe_table(position: Union[Position, str], rules: Optional[str] = None, tables_dir: Optional[_Path] = None) -> int: ...
+) -> List[Dict[str, Any]]: ...
+def probe_table(position: _PositionLike, rules: Optional[str] = None, tables_dir: Optional[_Path] = None) -> int: ...
 def write_certificate(
-    position: Union[Position, str],
-    path: _Path,
-    rules: Optional[str] = None,
-    small_seeds: Optional[int] = None,
-    check: bool = True,
-    time_limit: Optional[float] = None,
-    node_limit: Optional[int] = None,
-    threads: Optional[int] = None,
-    tables_dir: Optional[_Path] = None,
-    use_tables: bool = True,
-    tt_mb: Optional[int] = None,
+    position: _PositionLike, path: _Path, small_seeds: Optional[int] = None, check: bool = True, **search: Unpack[SearchOptions]
 ) -> str: ...
 def check_certificate(path: _Path) -> str: ...

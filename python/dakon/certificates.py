@@ -14,9 +14,13 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Dict, Optional, Union
+from typing import TYPE_CHECKING, Any, Dict, Optional, Union
 
 from ._dakon import CertificateError, Position, check_certificate, write_certificate
+from .search_options import SearchOptions
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = ["CertificateError", "check", "write"]
 
@@ -24,15 +28,9 @@ __all__ = ["CertificateError", "check", "write"]
 def write(
     position: Union[Position, str],
     path: Union[str, "os.PathLike[str]"],
-    rules: Optional[str] = None,
     small_seeds: Optional[int] = None,
     check: bool = True,
-    time_limit: Optional[float] = None,
-    node_limit: Optional[int] = None,
-    threads: Optional[int] = None,
-    tables_dir: Optional[str] = None,
-    use_tables: bool = True,
-    tt_mb: Optional[int] = None,
+    **search: Unpack[SearchOptions],
 ) -> Dict[str, Any]:
     """Solves ``position`` and writes a certificate of what was proven (the exact value, or the
     bounds a limit left) to ``path``, then reads it back and checks it with the independent
@@ -40,26 +38,14 @@ def write(
     --json``: ``file``, ``bytes``, ``lower``, ``upper``, ``value`` (None if not exact),
     ``small_seeds`` (L: positions with at most L seeds are left to the checker's minimax;
     default by board size), ``lower_entries``, ``upper_entries``, ``seconds``, ``checked``
-    and ``check`` (the checker's report).
+    and ``check`` (the checker's report). The search keywords are those of ``solve``.
 
-    Raises ValueError for a malformed position or ``small_seeds`` above 12,
+    Raises ValueError for a malformed position or ``small_seeds`` outside 0 to 12,
     dakon.CertificateError if the claim could not be backed or the checker refused the file,
     OSError if it cannot be written, dakon.Interrupted on Ctrl-C (nothing written).
     """
-    record = write_certificate(
-        position,
-        os.fspath(path),
-        rules=rules,
-        small_seeds=small_seeds,
-        check=check,
-        time_limit=time_limit,
-        node_limit=node_limit,
-        threads=threads,
-        tables_dir=tables_dir,
-        use_tables=use_tables,
-        tt_mb=tt_mb,
-    )
-    return json.loads(record)
+    record: Dict[str, Any] = json.loads(write_certificate(position, os.fspath(path), small_seeds=small_seeds, check=check, **search))
+    return record
 
 
 def check(path: Union[str, "os.PathLike[str]"]) -> Dict[str, Any]:
@@ -70,4 +56,5 @@ def check(path: Union[str, "os.PathLike[str]"]) -> Dict[str, Any]:
 
     Raises OSError if the file cannot be read, dakon.CertificateError if it is malformed.
     """
-    return json.loads(check_certificate(os.fspath(path)))
+    report: Dict[str, Any] = json.loads(check_certificate(os.fspath(path)))
+    return report

@@ -7,6 +7,13 @@ and registers the game ``python_dakon`` with pyspiel::
     import pyspiel, dakon.openspiel
     game = pyspiel.load_game("python_dakon(holes=5,seeds=5,rules=dakon)")
 
+``python_dakon`` is made for learning: its actions are the mover's holes numbered from the
+mover (``0..holes-1``, ``dakon.hole_of_action``; the same action is the same move for either
+player, none is always illegal), and it has an observer: ``state.observation_tensor(player)``
+and ``state.observation_string(player)`` describe the position from ``player``'s view as
+``dakon.observation`` does (``2 * holes + 3`` numbers), so OpenSpiel's ``rl_environment``
+and its learners (tabular Q-learning, and DQN where PyTorch or JAX is installed) run on it.
+
 OpenSpiel's ``mancala`` is standard Kalah on 6 holes of 4 seeds: dakon's ``--rules kalah``
 (checked move by move on random games in ``python/tests/test_openspiel.py``). Its pits are
 numbered 0 (player 1's store), 1..6 (player 0's holes), 7 (player 0's store), 8..13 (player
@@ -29,14 +36,17 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
+import numpy
 import pyspiel
 
 from ._dakon import RULES, Position
+from .learning import hole_of_action, observation, observation_size, observation_string
 
 __all__ = [
     "GAME_NAME",
     "MANCALA_HOLES",
     "DakonGame",
+    "DakonObserver",
     "DakonState",
     "action_from_hole",
     "hole_from_action",
@@ -86,7 +96,8 @@ def position_from_state(state: Any) -> Position:
     """
     name = state.get_game().get_type().short_name
     if name == GAME_NAME:
-        return state.position
+        position: Position = state.position
+        return position
     if name != "mancala":
         raise ValueError(f"a state of '{name}': expected OpenSpiel's 'mancala' or '{GAME_NAME}'")
     # The observation: the 14 pits, the player to move (kept after the end), the move number.
@@ -100,8 +111,9 @@ def position_from_state(state: Any) -> Position:
 def state_from_position(position: Position) -> "DakonState":
     """A state of ``python_dakon`` (with the position's board size and rules) at ``position``:
     OpenSpiel's algorithms can go on from any position, also one of OpenSpiel's ``mancala``
-    (``position_from_state``), whose own Python API cannot set a board. Its actions are dakon's
-    holes (``action_from_hole`` maps mancala's).
+    (``position_from_state``), whose own Python API cannot set a board. Its actions are the
+    mover's holes numbered from the mover (``dakon.action_of_hole``; ``action_from_hole``
+    maps mancala's actions to dakon's holes).
     """
     seeds = max(1, (position.seeds_on_board + sum(position.stores)) // (2 * position.holes))
     game = pyspiel.load_game(GAME_NAME, {"holes": position.holes, "seeds": seeds, "rules": position.rules})
@@ -121,27 +133,32 @@ def _game_type() -> Any:
         min_num_players=2,
         provides_information_state_string=False,
         provides_information_state_tensor=False,
-        provides_observation_string=False,
-        provides_observation_tensor=False,
-        parameter_specification={"holes": 7, "seeds": 7, "rules": "dakon"},
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={"holes": 7, "seeds": 0, "rules": "dakon"},
     )
 
 
-class DakonGame(pyspiel.Game):
-    """Dakon as an OpenSpiel game: parameters ``holes`` (1 to 9), ``seeds`` per hole and
-    ``rules`` (``dakon``, ``kalah`` or ``kalah-empty-capture``). Actions are the holes, numbered
-    as in dakon's notation (``0..holes`` player 1's row, ``holes..2*holes`` player 0's);
-    returns are +1, 0 or -1 from the final stores.
+class DakonGame(pyspiel.Game):  # type: ignore[misc]
+    """Dakon as an OpenSpiel game: parameters ``holes`` (1 to 9, default 7), ``seeds`` per hole
+    (default 0: as many as ``holes``, as ``dakon.Position.start``) and ``rules`` (``dakon``,
+    ``kalah`` or ``kalah-empty-capture``). Its ``holes`` actions are the mover's holes
+    numbered from the mover (``dakon.hole_of_action``); returns are +1, 0 or -1 from the
+    final stores.
+
+    Raises ValueError naming ``holes`` or ``seeds`` for a number out of range.
     """
 
     def __init__(self, params: Optional[Dict[str, Any]] = None) -> None:
         params = dict(params or {})
-        holes, seeds, rules = int(params.get("holes", 7)), int(params.get("seeds", params.get("holes", 7))), str(params.get("rules", "dakon"))
+        holes, seeds, rules = int(params.get("holes", 7)), int(params.get("seeds", 0)), str(params.get("rules", "dakon"))
         if rules not in RULES:
             raise ValueError(f"unknown rules '{rules}': expected one of {', '.join(RULES)}")
-        self.start = Position.start(holes, seeds, rules=rules)
+        if seeds < 0:
+            raise ValueError(f"seeds: expected 1 or more seeds per hole (0: as many as holes), found {seeds}")
+        self.start = Position.start(holes, seeds or None, rules=rules)
         info = pyspiel.GameInfo(
-            num_distinct_actions=2 * holes,
+            num_distinct_actions=holes,
             max_chance_outcomes=0,
             num_players=2,
             min_utility=-1.0,
@@ -156,8 +173,37 @@ class DakonGame(pyspiel.Game):
         """The opening position."""
         return DakonState(self, self.start)
 
+    def make_py_observer(self, iig_obs_type: Any = None, params: Optional[Dict[str, Any]] = None) -> "DakonObserver":
+        """The observer of every state (a perfect-information game: one kind)."""
+        return DakonObserver(self.start.holes, params)
 
-class DakonState(pyspiel.State):
+
+class DakonObserver:
+    """OpenSpiel's observer of ``python_dakon``: ``tensor`` (float32, ``dakon.observation``)
+    and its named views in ``dict``: ``my_holes``, ``their_holes``, ``stores`` (mine,
+    theirs) and ``to_move``."""
+
+    def __init__(self, holes: int, params: Optional[Dict[str, Any]] = None) -> None:
+        if params:
+            raise ValueError(f"python_dakon's observer takes no parameters, found {params}")
+        self.tensor = numpy.zeros(observation_size(holes), numpy.float32)
+        self.dict = {
+            "my_holes": self.tensor[:holes],
+            "their_holes": self.tensor[holes : 2 * holes],
+            "stores": self.tensor[2 * holes : 2 * holes + 2],
+            "to_move": self.tensor[2 * holes + 2 :],
+        }
+
+    def set_from(self, state: "DakonState", player: int) -> None:
+        """The tensor of ``state`` from ``player``'s view."""
+        self.tensor[:] = observation(state.position, player)
+
+    def string_from(self, state: "DakonState", player: int) -> str:
+        """The observation of ``state`` as text, from ``player``'s view."""
+        return observation_string(state.position, player)
+
+
+class DakonState(pyspiel.State):  # type: ignore[misc]
     """A state of ``python_dakon``: a dakon ``Position`` (``state.position``)."""
 
     def __init__(self, game: DakonGame, position: Position) -> None:
@@ -169,13 +215,15 @@ class DakonState(pyspiel.State):
         return pyspiel.PlayerId.TERMINAL if self.position.is_over() else self.position.to_move
 
     def _legal_actions(self, player: int) -> List[int]:
-        return self.position.legal_moves()
+        n = self.position.holes
+        return sorted(h - n if player == 0 else n - 1 - h for h in self.position.legal_moves())
 
     def _apply_action(self, action: int) -> None:
-        self.position, _ = self.position.play(action)
+        self.position, _ = self.position.play(hole_of_action(self.position, action))
 
     def _action_to_string(self, player: int, action: int) -> str:
-        return f"hole {action}"
+        n = self.position.holes
+        return f"action {action} (hole {n + action if player == 0 else n - 1 - action})"
 
     def is_terminal(self) -> bool:
         return self.position.is_over()

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any, Dict, List, Optional, Union
 
 from ._dakon import Position, TableError, build_tables, probe_table
@@ -20,7 +21,7 @@ def build(
     holes: int,
     max_seeds: int,
     rules: str = "dakon",
-    tables_dir: Optional[str] = None,
+    tables_dir: Optional[Union[str, "os.PathLike[str]"]] = None,
     threads: Optional[int] = None,
     progress: bool = False,
 ) -> List[Dict[str, Any]]:
@@ -31,13 +32,14 @@ def build(
     Ctrl-C (dakon.Interrupted, whose ``partial`` lists the finished tiers) resumes.
     ``progress`` draws a bar per tier on stderr.
 
-    Raises ValueError for more than 127 seeds or a board outside 1 to 9 holes,
-    dakon.TableError for a damaged tier or a failed write.
+    Raises ValueError naming the argument for ``holes`` outside 1 to 9, ``max_seeds`` outside
+    0 to 127 or ``threads`` outside 1 to 1024, dakon.TableError for a damaged tier or a
+    failed write. An interrupted build says which tiers it kept.
     """
     return build_tables(holes, max_seeds, rules=rules, tables_dir=tables_dir, threads=threads, progress=progress)
 
 
-def probe(position: Union[Position, str], rules: Optional[str] = None, tables_dir: Optional[str] = None) -> int:
+def probe(position: Union[Position, str], rules: Optional[str] = None, tables_dir: Optional[Union[str, "os.PathLike[str]"]] = None) -> int:
     """The value of ``position`` (final store difference, player to move minus opponent) read
     from its tier's table; only its block of the file is decoded.
 

@@ -16,6 +16,7 @@ keep the run short; states a limit cut keep their proven bounds.
 import argparse
 import csv
 import random
+from typing import Any, List
 
 import pyspiel
 
@@ -23,11 +24,11 @@ import dakon
 import dakon.openspiel as dos
 
 
-def random_states(count: int, min_move: int, seed: int):
+def random_states(count: int, min_move: int, seed: int) -> List[Any]:
     """`count` states of random games of `mancala`, one per game, at move `min_move` or later."""
     rng = random.Random(seed)
     game = pyspiel.load_game("mancala")
-    states = []
+    states: List[Any] = []
     while len(states) < count:
         state, line = game.new_initial_state(), []
         while not state.is_terminal():

@@ -8,8 +8,10 @@ use dakon_solver::search::Limits;
 use dakon_solver::tt_budget::capped;
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 use crate::errors::{interrupted, CertificateError};
+use crate::int_arg::optional_int_in;
 use crate::position::PositionArg;
 use crate::search_options::SearchOptions;
 use crate::solution::PySolution;
@@ -21,29 +23,25 @@ use crate::wait::{self, Finished};
 /// text of the record `dakon solve --certificate --json` writes: `file`, `bytes`, `lower`,
 /// `upper`, `small_seeds`, entries, `seconds`, `checked` and `check`; the Python side parses it.
 ///
-/// Raises ValueError for a malformed position or `small_seeds` above 12,
+/// Takes the search keywords of `solve` (`**search`).
+///
+/// Raises ValueError for a malformed position or `small_seeds` outside 0 to 12,
 /// dakon.CertificateError if the solver could not back the claim or the checker refused the
 /// file (a bug; the file is kept), OSError if it cannot be written, dakon.Interrupted on
 /// Ctrl-C (nothing written).
 #[pyfunction]
-#[pyo3(signature = (position, path, rules = None, small_seeds = None, check = true, time_limit = None, node_limit = None, threads = None, tables_dir = None, use_tables = true, tt_mb = None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (position, path, small_seeds = None, check = true, **search))]
 pub fn write_certificate(
     py: Python<'_>,
     position: PositionArg,
     path: PathBuf,
-    rules: Option<&str>,
-    small_seeds: Option<u8>,
+    small_seeds: Option<&Bound<'_, PyAny>>,
     check: bool,
-    time_limit: Option<f64>,
-    node_limit: Option<u64>,
-    threads: Option<usize>,
-    tables_dir: Option<PathBuf>,
-    use_tables: bool,
-    tt_mb: Option<usize>,
+    search: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<String> {
-    let position = position.resolve(rules)?;
-    let options = SearchOptions::new(threads, tt_mb, time_limit, node_limit, tables_dir, use_tables)?;
+    let options = SearchOptions::from_kwargs("certificates.write", search)?;
+    let small_seeds: Option<u8> = optional_int_in("small_seeds", small_seeds, 0..=12)?;
+    let position = position.resolve(options.rules)?;
     let (p, rule_set) = (position.position, position.rule_set());
     let (solver, tables) = options.solver(rule_set, options.threads, capped(options.tt_bytes, p.holes(), p.seeds_on_board()))?;
     let small_seeds = small_seeds.unwrap_or_else(|| default_small_seeds(&rule_set));

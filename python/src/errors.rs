@@ -34,3 +34,8 @@ pub fn interrupted(py: Python<'_>, message: &str, partial: Py<PyAny>) -> PyErr {
     }
     error
 }
+
+/// A `dakon.TableError` with `message`.
+pub fn table_error(message: String) -> PyErr {
+    TableError::new_err(message)
+}

@@ -2,10 +2,17 @@
 
 use dakon_solver::dakon::CaptureKind;
 use dakon_solver::ruleset::Played;
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
-/// What one move did: the fields of `dakon play --json`.
-#[pyclass(name = "Played", module = "dakon", frozen, get_all)]
+/// The names of the capture kinds, as `capture` gives them.
+const CAPTURES: [&str; 4] = ["nembak", "mikul", "capture", "empty capture"];
+
+/// What one move did: the fields of `dakon play --json`. Equal (and hashed) by value,
+/// picklable.
+#[pyclass(name = "Played", module = "dakon", frozen, get_all, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct PyPlayed {
     /// The hole lifted.
     pub hole: usize,
@@ -55,6 +62,56 @@ impl PyPlayed {
 
 #[pymethods]
 impl PyPlayed {
+    /// A report from its fields (what pickling calls; `Position.play` makes them).
+    ///
+    /// Raises ValueError for a capture kind other than those `capture` gives.
+    #[new]
+    #[pyo3(signature = (hole, extra_move, game_over, captured, capture, sown_into_store, last_hole, laps))]
+    #[allow(clippy::too_many_arguments)]
+    fn py_new(
+        hole: usize,
+        extra_move: bool,
+        game_over: bool,
+        captured: u8,
+        capture: Option<&str>,
+        sown_into_store: u8,
+        last_hole: Option<u8>,
+        laps: Option<u32>,
+    ) -> PyResult<PyPlayed> {
+        let capture =
+            capture
+                .map(|c| {
+                    CAPTURES.iter().copied().find(|k| *k == c).ok_or_else(|| {
+                        PyValueError::new_err(format!("capture: expected None or one of {}, found '{c}'", CAPTURES.join(", ")))
+                    })
+                })
+                .transpose()?;
+        Ok(PyPlayed { hole, extra_move, game_over, captured, capture, sown_into_store, last_hole, laps })
+    }
+
+    /// The fields as a dict (JSON-ready: the keys of `dakon play --json`).
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("hole", self.hole)?;
+        d.set_item("extra_move", self.extra_move)?;
+        d.set_item("game_over", self.game_over)?;
+        d.set_item("captured", self.captured)?;
+        d.set_item("capture", self.capture)?;
+        d.set_item("sown_into_store", self.sown_into_store)?;
+        d.set_item("last_hole", self.last_hole)?;
+        d.set_item("laps", self.laps)?;
+        Ok(d)
+    }
+
+    /// Pickling: the constructor and the fields.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> (Bound<'py, pyo3::types::PyType>, (usize, bool, bool, u8, Option<&'static str>, u8, Option<u8>, Option<u32>)) {
+        let p = slf.get();
+        (slf.get_type(), (p.hole, p.extra_move, p.game_over, p.captured, p.capture, p.sown_into_store, p.last_hole, p.laps))
+    }
+
     fn __repr__(&self) -> String {
         let or_none = |v: Option<String>| v.unwrap_or_else(|| "None".to_string());
         format!(

@@ -2,12 +2,19 @@
 
 use dakon_solver::dakon::{Player, Position};
 use dakon_solver::ruleset::{RuleSet, RulesName};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
+use crate::int_arg::{int_in, optional_int_in, out_of_range, type_name};
 use crate::played::PyPlayed;
 use crate::rules_name;
+
+/// The most holes a row has.
+const MAX_HOLES: i128 = 9;
+
+/// The most seeds a position holds (stores included).
+const MAX_SEEDS: i128 = 255;
 
 /// A position (holes, stores, player to move) and the rules it is played by.
 ///
@@ -51,51 +58,78 @@ pub fn parse_notation(text: &str) -> PyResult<Position> {
 #[pymethods]
 impl PyPosition {
     /// A position from its parts: `board`, the seeds of holes `0..2n` in the notation's order
-    /// (a list or a numpy array), `stores` as `(S0, S1)` (player 0's, player 1's), `to_move`
-    /// 0 or 1.
+    /// (a list or a numpy array), `stores` as `(S0, S1)` (player 0's, player 1's: the notation
+    /// writes them the other way round, `S1/S0`), `to_move` 0 or 1.
     ///
-    /// Raises ValueError for an odd board length, more than 9 holes per row, more than 255
-    /// seeds or a player other than 0 and 1.
+    /// Raises ValueError for an odd board length, more than 9 holes per row, a number out of
+    /// range (each naming the argument: `board[i]`, `stores[0]`, `to_move`) or more than 255
+    /// seeds in all; TypeError for a number that is not an integer.
     #[new]
-    #[pyo3(signature = (board, stores = (0, 0), to_move = 0, rules = "dakon"))]
-    fn new(board: Vec<u8>, stores: (u8, u8), to_move: u8, rules: &str) -> PyResult<PyPosition> {
+    #[pyo3(signature = (board, stores = None, to_move = None, rules = "dakon"))]
+    fn new(
+        board: &Bound<'_, PyAny>,
+        stores: Option<&Bound<'_, PyAny>>,
+        to_move: Option<&Bound<'_, PyAny>>,
+        rules: &str,
+    ) -> PyResult<PyPosition> {
         let rules = rules_name::parse(rules)?;
+        let board: Vec<u8> = board
+            .try_iter()
+            .map_err(|_| PyTypeError::new_err(format!("board: expected a sequence of integers, found {}", type_name(board))))?
+            .enumerate()
+            .map(|(i, seeds)| int_in(&format!("board[{i}]"), &seeds?, 0..=MAX_SEEDS))
+            .collect::<PyResult<_>>()?;
         if board.len() % 2 != 0 {
             return Err(PyValueError::new_err(format!("a board has two rows of equal length: found {} holes", board.len())));
         }
-        let mover =
-            Player::from_number(to_move).ok_or_else(|| PyValueError::new_err(format!("the player to move is 0 or 1, found {to_move}")))?;
+        let stores: [u8; 2] = match stores.filter(|s| !s.is_none()) {
+            None => [0, 0],
+            Some(s) => {
+                let (s0, s1): (Bound<'_, PyAny>, Bound<'_, PyAny>) =
+                    s.extract().map_err(|_| PyTypeError::new_err(format!("stores: expected a pair (S0, S1), found {}", type_name(s))))?;
+                [int_in("stores[0]", &s0, 0..=MAX_SEEDS)?, int_in("stores[1]", &s1, 0..=MAX_SEEDS)?]
+            }
+        };
+        let mover = optional_int_in("to_move", to_move, 0..=1)?.and_then(Player::from_number).unwrap_or(Player::Zero);
         let (top, bottom) = board.split_at(board.len() / 2);
-        let position = Position::from_rows(top, bottom, [stores.1, stores.0], mover)
+        let position = Position::from_rows(top, bottom, [stores[1], stores[0]], mover)
             .map_err(|e| PyValueError::new_err(format!("invalid position: {e}")))?;
         Ok(PyPosition { position, rules })
     }
 
     /// The position written in the notation `<holes 0..n-1>/<holes n..2n-1> <S1>/<S0>
-    /// <player>`, or `start` for the opening of `holes` and `seeds` (default: `holes`).
+    /// <player>` (the stores player 1's first), or `"start"` for the opening of `holes` holes
+    /// per row of `seeds` seeds each (default: `holes`), as the command line reads it.
     ///
     /// Raises ValueError with the command line's message: the column and what is wrong.
     ///
     /// >>> dakon.Position.parse("1,2/3 0/0 0")
     /// Traceback (most recent call last):
     /// ValueError: invalid position '1,2/3 0/0 0': column 1: both rows must have the same length: the top row has 2 holes, the bottom row 1
+    /// >>> str(dakon.Position.parse("start", holes=3))
+    /// '3,3,3/3,3,3 0/0 0'
     #[staticmethod]
-    #[pyo3(signature = (text, rules = "dakon"))]
-    fn parse(text: &str, rules: &str) -> PyResult<PyPosition> {
+    #[pyo3(signature = (text, rules = "dakon", holes = None, seeds = None))]
+    fn parse(text: &str, rules: &str, holes: Option<&Bound<'_, PyAny>>, seeds: Option<&Bound<'_, PyAny>>) -> PyResult<PyPosition> {
+        if text.trim() == "start" {
+            return PyPosition::start(holes, seeds, rules);
+        }
         let rules = rules_name::parse(rules)?;
         Ok(PyPosition { position: parse_notation(text)?, rules })
     }
 
-    /// The opening: `holes` holes per row (1 to 9) of `seeds` seeds each (default `holes`),
-    /// empty stores, player 0 to move.
+    /// The opening: `holes` holes per row (1 to 9, default 7) of `seeds` seeds each (default
+    /// `holes`; at most 255 in all), empty stores, player 0 to move.
     ///
     /// >>> str(dakon.Position.start(6, 4, rules="kalah"))
     /// '4,4,4,4,4,4/4,4,4,4,4,4 0/0 0'
     #[staticmethod]
-    #[pyo3(signature = (holes = 7, seeds = None, rules = "dakon"))]
-    fn start(holes: usize, seeds: Option<u32>, rules: &str) -> PyResult<PyPosition> {
+    #[pyo3(signature = (holes = None, seeds = None, rules = "dakon"))]
+    fn start(holes: Option<&Bound<'_, PyAny>>, seeds: Option<&Bound<'_, PyAny>>, rules: &str) -> PyResult<PyPosition> {
         let rules = rules_name::parse(rules)?;
-        let seeds = seeds.unwrap_or(holes as u32);
+        let holes: usize = optional_int_in("holes", holes, 1..=MAX_HOLES)?.unwrap_or(7);
+        let most = MAX_SEEDS / (2 * holes as i128);
+        let seeds: u32 = optional_int_in(&format!("seeds (with {holes} holes per row)"), seeds, 0..=most)?.unwrap_or(holes as u32);
         let position = Position::start(holes, seeds)
             .map_err(|e| PyValueError::new_err(format!("cannot set up the start of {holes} holes with {seeds} seeds: {e}")))?;
         Ok(PyPosition { position, rules })
@@ -120,18 +154,19 @@ impl PyPosition {
         self.position.mover().number()
     }
 
-    /// The stores as `(S0, S1)`: player 0's, player 1's.
+    /// The stores as `(S0, S1)`: player 0's, player 1's (the notation writes `S1/S0`).
     #[getter]
     fn stores(&self) -> (u8, u8) {
         (self.position.store(Player::Zero), self.position.store(Player::One))
     }
 
-    /// The seeds of holes `0..2n` as a numpy array of `uint8` (a copy), in the notation's
-    /// order: player 1's row, then player 0's.
+    /// The seeds of holes `0..2n` as a numpy array of `int16` (a copy, wide enough that
+    /// differences of holes do not wrap), in the notation's order: player 1's row, then
+    /// player 0's.
     #[getter]
     fn board<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let kwargs = PyDict::new(py);
-        kwargs.set_item("dtype", "uint8")?;
+        kwargs.set_item("dtype", "int16")?;
         let seeds = PyList::new(py, self.position.holes_in_notation_order())?;
         py.import("numpy")?.getattr("array")?.call((seeds,), Some(&kwargs))
     }
@@ -164,9 +199,12 @@ impl PyPosition {
 
     /// Plays `hole`: the new position and what happened (a `Played`).
     ///
-    /// Raises ValueError for a hole that does not exist, is not the mover's, is empty, or a
-    /// game that is over, with the command line's message.
-    fn play(&self, hole: usize) -> PyResult<(PyPosition, PyPlayed)> {
+    /// Raises ValueError for a hole that does not exist (naming the range), is not the
+    /// mover's, is empty, or a game that is over, with the command line's message.
+    fn play(&self, hole: &Bound<'_, PyAny>) -> PyResult<(PyPosition, PyPlayed)> {
+        // Holes past the board get the command line's message below, which names the range.
+        let number: i128 = int_in("hole", hole, i128::MIN..=i128::MAX)?;
+        let hole = usize::try_from(number).map_err(|_| out_of_range("hole", number, 0..=2 * self.position.holes() as i128 - 1))?;
         let (next, played) = self
             .rule_set()
             .play_hole(&self.position, hole)
@@ -205,9 +243,8 @@ impl PositionArg {
     /// The position, under `rules` when given, else its own (notation: Dakon's).
     ///
     /// # Errors
-    /// `ValueError` for malformed notation or unknown rules.
-    pub fn resolve(&self, rules: Option<&str>) -> PyResult<PyPosition> {
-        let rules = rules.map(rules_name::parse).transpose()?;
+    /// `ValueError` for malformed notation.
+    pub fn resolve(&self, rules: Option<RulesName>) -> PyResult<PyPosition> {
         match self {
             PositionArg::Position(p) => Ok(PyPosition { position: p.position, rules: rules.unwrap_or(p.rules) }),
             PositionArg::Text(text) => Ok(PyPosition { position: parse_notation(text)?, rules: rules.unwrap_or(RulesName::Dakon) }),

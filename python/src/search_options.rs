@@ -1,5 +1,7 @@
-//! The keyword arguments every search takes (`threads`, `tt_mb`, `time_limit`, `node_limit`,
-//! `tables_dir`, `use_tables`) and the solvers and endgame tables they ask for.
+//! The search keyword arguments (`rules`, `time_limit`, `node_limit`, `threads`,
+//! `tables_dir`, `use_tables`, `tt_mb`), defined once for every function that searches
+//! (`solve`, `best`, `solve_many`, `best_many`, `certificates.write`: `**search` in their
+//! signatures, the stub's `SearchOptions`), and the solvers and endgame tables they ask for.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -11,18 +13,35 @@ use dakon_solver::oracle::Oracle;
 use dakon_solver::ruleset::{RuleSet, RulesName};
 use dakon_solver::search::{Config, Limits, Solver};
 use dakon_solver::tables::TableSet;
-use pyo3::exceptions::PyValueError;
-use pyo3::PyResult;
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
-use crate::tables::table_error;
+use crate::errors::table_error;
+use crate::int_arg::{float_in, int_in, type_name};
+use crate::rules_name;
 
 /// Transposition table memory when the caller does not say: the command line's `--tt-mb`
 /// default.
 pub const DEFAULT_TT_MB: usize = 256;
 
+/// The most table memory a search may ask for, in MiB (1 TiB).
+const MAX_TT_MB: i128 = 1 << 20;
+
+/// The most threads a search may ask for.
+pub const MAX_THREADS: i128 = 1024;
+
+/// The longest time limit, in seconds (about 30 years: "no limit" is `None`).
+const MAX_SECONDS: f64 = 1e9;
+
+/// The search keywords, in the order the documentation lists them.
+const KEYWORDS: [&str; 7] = ["rules", "time_limit", "node_limit", "threads", "tables_dir", "use_tables", "tt_mb"];
+
 /// What a search may use and how long it may run.
 #[derive(Clone, Debug)]
 pub struct SearchOptions {
+    /// The rules that override a position's own; `None`: its own (notation: Dakon).
+    pub rules: Option<RulesName>,
     pub threads: usize,
     pub tt_bytes: usize,
     pub time: Option<Duration>,
@@ -32,42 +51,63 @@ pub struct SearchOptions {
 }
 
 impl SearchOptions {
-    /// The options the keyword arguments ask for: `threads` (default all cores), `tt_mb`
-    /// (MiB), `time_limit` (seconds), `node_limit`, `tables_dir` (default `$DAKON_TABLES`,
-    /// else `./tables`, as on the command line) unless `use_tables` is false.
+    /// The options the search keywords of a call to `function` ask for: `threads` (default
+    /// all cores), `tt_mb` (MiB, default 256), `time_limit` (seconds), `node_limit`,
+    /// `tables_dir` (default `$DAKON_TABLES`, else `./tables`, as on the command line) unless
+    /// `use_tables` is false, and `rules`.
     ///
     /// # Errors
-    /// `ValueError` for no threads, no table memory or a time limit that is negative, not a
-    /// number or too large.
-    pub fn new(
-        threads: Option<usize>,
-        tt_mb: Option<usize>,
-        time_limit: Option<f64>,
-        node_limit: Option<u64>,
-        tables_dir: Option<PathBuf>,
-        use_tables: bool,
-    ) -> PyResult<SearchOptions> {
-        if threads == Some(0) {
-            return Err(PyValueError::new_err("threads: expected 1 or more"));
+    /// `TypeError` for a keyword that is not a search keyword or a value of the wrong type,
+    /// `ValueError` naming the keyword and its range for a number outside it, or for unknown
+    /// rules.
+    pub fn from_kwargs(function: &str, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<SearchOptions> {
+        let mut given: HashMap<&'static str, Bound<'_, PyAny>> = HashMap::new();
+        for (key, value) in kwargs.map(|k| k.iter().collect::<Vec<_>>()).unwrap_or_default() {
+            let key: String = key.extract()?;
+            let Some(known) = KEYWORDS.iter().find(|k| **k == key) else {
+                return Err(PyTypeError::new_err(format!(
+                    "{function}() got an unexpected keyword argument '{key}' (its search keywords: {})",
+                    KEYWORDS.join(", ")
+                )));
+            };
+            if !value.is_none() {
+                given.insert(known, value);
+            }
         }
-        let tt_mb = tt_mb.unwrap_or(DEFAULT_TT_MB);
-        if !(1..=1 << 20).contains(&tt_mb) {
-            return Err(PyValueError::new_err(format!("tt_mb: expected 1 to {} MiB, found {tt_mb}", 1 << 20)));
-        }
-        let time = time_limit
-            .map(|s| {
-                Duration::try_from_secs_f64(s)
-                    .map_err(|_| PyValueError::new_err(format!("time_limit: expected zero or more seconds (at most 1e19), found {s}")))
+        let rules = given
+            .get("rules")
+            .map(|v| {
+                let name: String =
+                    v.extract().map_err(|_| PyTypeError::new_err(format!("rules: expected a str, found {}", type_name(v))))?;
+                rules_name::parse(&name)
             })
             .transpose()?;
-        let tables_dir = use_tables
-            .then(|| tables_dir.or_else(|| std::env::var_os("DAKON_TABLES").map(PathBuf::from)).unwrap_or_else(|| PathBuf::from("tables")));
+        let threads = given.get("threads").map(|v| int_in("threads", v, 1..=MAX_THREADS)).transpose()?;
+        let tt_mb: usize = given.get("tt_mb").map(|v| int_in("tt_mb", v, 1..=MAX_TT_MB)).transpose()?.unwrap_or(DEFAULT_TT_MB);
+        let nodes = given.get("node_limit").map(|v| int_in("node_limit", v, 1..=u64::MAX as i128)).transpose()?;
+        let time = given
+            .get("time_limit")
+            .map(|v| float_in("time_limit", v, 0.0..=MAX_SECONDS, " seconds").map(Duration::from_secs_f64))
+            .transpose()?;
+        let use_tables = match given.get("use_tables") {
+            Some(v) => {
+                v.extract::<bool>().map_err(|_| PyTypeError::new_err(format!("use_tables: expected a bool, found {}", type_name(v))))?
+            }
+            None => true,
+        };
+        let dir = given
+            .get("tables_dir")
+            .map(|v| {
+                v.extract::<PathBuf>().map_err(|_| PyTypeError::new_err(format!("tables_dir: expected a path, found {}", type_name(v))))
+            })
+            .transpose()?;
         Ok(SearchOptions {
+            rules,
             threads: threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
             tt_bytes: tt_mb << 20,
             time,
-            nodes: node_limit,
-            tables_dir,
+            nodes,
+            tables_dir: use_tables.then(|| tables_directory(dir)),
         })
     }
 
@@ -100,6 +140,12 @@ impl SearchOptions {
         loaded().lock().expect("the table cache is never poisoned").insert(key, oracle.clone());
         Ok(oracle)
     }
+}
+
+/// The endgame tables directory: `dir`, else `$DAKON_TABLES`, else `./tables`, as the
+/// command line finds it.
+pub fn tables_directory(dir: Option<PathBuf>) -> PathBuf {
+    dir.or_else(|| std::env::var_os("DAKON_TABLES").map(PathBuf::from)).unwrap_or_else(|| PathBuf::from("tables"))
 }
 
 type TablesKey = (RulesName, usize, PathBuf);

@@ -1,43 +1,54 @@
-//! What `solve` and `best` return: values as final store differences, player to move minus
-//! opponent, and holes as the notation numbers them (the command line's `--json` fields).
+//! What `solve` returns: values as final store differences, player to move minus opponent,
+//! and holes as the notation numbers them (the command line's `--json` fields).
+
+use std::hash::{Hash, Hasher};
 
 use dakon_solver::dakon::Position;
 use dakon_solver::ruleset::{absolute_line, RuleSet};
-use dakon_solver::search::{MoveValue, Solution};
+use dakon_solver::search::Solution;
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyType};
 
 use crate::played::py_bool;
+use crate::position::PyPosition;
 
 /// The result of `dakon.solve`: the value with perfect play, or proven bounds when a limit
 /// stopped the search.
-#[pyclass(name = "Solution", module = "dakon", frozen, get_all)]
+///
+/// Two solutions are equal (and hash alike) when their position, bounds, best move and
+/// principal variation are; how they were found (`nodes`, `seconds`, `tables`) is not
+/// compared. Solutions pickle, so they cross `multiprocessing` and joblib.
+#[pyclass(name = "Solution", module = "dakon", frozen, eq, hash)]
 #[derive(Clone)]
 pub struct PySolution {
-    /// The position solved, in notation.
-    pub position: String,
-    /// Its rules.
-    pub rules: &'static str,
-    /// The final store difference (player to move minus opponent) with perfect play; `None`
-    /// when only bounds were proven.
-    pub value: Option<i32>,
-    /// Whether `value` is known (`lower == upper`).
-    pub exact: bool,
+    /// The position solved (with its rules).
+    #[pyo3(get)]
+    pub position: PyPosition,
     /// Proven lower bound of the value.
+    #[pyo3(get)]
     pub lower: i32,
     /// Proven upper bound of the value.
+    #[pyo3(get)]
     pub upper: i32,
     /// The best move (a hole); `None` when the game is over. See `best_move_proven`.
+    #[pyo3(get)]
     pub best_move: Option<usize>,
     /// Whether `best_move` is proven to reach `lower` (optimal when exact); when false it is
     /// the search's guess, as a limit stopped it before it proved a move.
+    #[pyo3(get)]
     pub best_move_proven: bool,
     /// The principal variation as holes: every move optimal when exact.
+    #[pyo3(get)]
     pub pv: Vec<usize>,
     /// Positions searched.
+    #[pyo3(get)]
     pub nodes: u64,
     /// Seconds spent.
+    #[pyo3(get)]
     pub seconds: f64,
     /// Whether endgame tables were used.
+    #[pyo3(get)]
     pub tables: bool,
 }
 
@@ -46,12 +57,8 @@ impl PySolution {
     /// moves) describes.
     pub fn new(rules: &RuleSet, position: &Position, solution: &Solution, tables: bool) -> PySolution {
         let stores = position.store_difference();
-        let exact = solution.is_exact();
         PySolution {
-            position: position.to_string(),
-            rules: rules.rules_name().as_str(),
-            value: exact.then_some(stores + solution.lower),
-            exact,
+            position: PyPosition { position: *position, rules: rules.rules_name() },
             lower: stores + solution.lower,
             upper: stores + solution.upper,
             best_move: solution.best_move.map(|mv| position.absolute_hole(position.mover(), mv as usize)),
@@ -62,66 +69,121 @@ impl PySolution {
             tables,
         }
     }
+
+    /// What equality and the hash compare: the result, not how it was found.
+    fn compared(&self) -> (&PyPosition, i32, i32, Option<usize>, bool, &[usize]) {
+        (&self.position, self.lower, self.upper, self.best_move, self.best_move_proven, &self.pv)
+    }
+
+    fn value(&self) -> Option<i32> {
+        (self.lower == self.upper).then_some(self.lower)
+    }
 }
+
+impl PartialEq for PySolution {
+    fn eq(&self, other: &Self) -> bool {
+        self.compared() == other.compared()
+    }
+}
+
+impl Hash for PySolution {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.compared().hash(state);
+    }
+}
+
+/// The constructor's arguments, in its order (what pickling stores).
+type Fields = (PyPosition, i32, i32, Option<usize>, bool, Vec<usize>, u64, f64, bool);
 
 #[pymethods]
 impl PySolution {
+    /// A solution from its fields (what pickling calls; `solve` makes them).
+    ///
+    /// Raises ValueError when `lower` exceeds `upper`.
+    #[new]
+    #[pyo3(signature = (position, lower, upper, best_move = None, best_move_proven = false, pv = Vec::new(), nodes = 0, seconds = 0.0, tables = false))]
+    #[allow(clippy::too_many_arguments)]
+    fn py_new(
+        position: PyPosition,
+        lower: i32,
+        upper: i32,
+        best_move: Option<usize>,
+        best_move_proven: bool,
+        pv: Vec<usize>,
+        nodes: u64,
+        seconds: f64,
+        tables: bool,
+    ) -> PyResult<PySolution> {
+        if lower > upper {
+            return Err(PyValueError::new_err(format!("lower {lower} exceeds upper {upper}")));
+        }
+        Ok(PySolution { position, lower, upper, best_move, best_move_proven, pv, nodes, seconds, tables })
+    }
+
+    /// The rules' name (the position's).
+    #[getter]
+    fn rules(&self) -> &'static str {
+        self.position.rules.as_str()
+    }
+
+    /// The final store difference (player to move minus opponent) with perfect play; `None`
+    /// when only bounds were proven.
+    #[getter(value)]
+    fn py_value(&self) -> Option<i32> {
+        self.value()
+    }
+
+    /// Whether `value` is known (`lower == upper`).
+    #[getter]
+    fn exact(&self) -> bool {
+        self.lower == self.upper
+    }
+
     /// `"win"`, `"draw"` or `"loss"` for the player to move; `None` when not exact.
     #[getter]
     fn result(&self) -> Option<&'static str> {
-        self.value.map(outcome)
+        self.value().map(outcome)
+    }
+
+    /// The fields as a dict (JSON-ready; `position` in notation), e.g. a row of a pandas
+    /// DataFrame.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("position", self.position.position.to_string())?;
+        d.set_item("rules", self.rules())?;
+        d.set_item("value", self.value())?;
+        d.set_item("exact", self.exact())?;
+        d.set_item("lower", self.lower)?;
+        d.set_item("upper", self.upper)?;
+        d.set_item("result", self.result())?;
+        d.set_item("best_move", self.best_move)?;
+        d.set_item("best_move_proven", self.best_move_proven)?;
+        d.set_item("pv", self.pv.clone())?;
+        d.set_item("nodes", self.nodes)?;
+        d.set_item("seconds", self.seconds)?;
+        d.set_item("tables", self.tables)?;
+        Ok(d)
+    }
+
+    /// Pickling: the constructor and the fields.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, Fields) {
+        let s = slf.get();
+        (slf.get_type(), (s.position, s.lower, s.upper, s.best_move, s.best_move_proven, s.pv.clone(), s.nodes, s.seconds, s.tables))
     }
 
     fn __repr__(&self) -> String {
-        let value = self.value.map_or_else(|| "None".to_string(), |v| v.to_string());
+        let value = self.value().map_or_else(|| "None".to_string(), |v| v.to_string());
         let best = self.best_move.map_or_else(|| "None".to_string(), |h| h.to_string());
         format!(
             "Solution(position='{}', rules='{}', value={value}, exact={}, lower={}, upper={}, best_move={best}, pv={:?}, nodes={})",
-            self.position,
-            self.rules,
-            py_bool(self.exact),
+            self.position.position,
+            self.rules(),
+            py_bool(self.exact()),
             self.lower,
             self.upper,
             self.pv,
             self.nodes
         )
-    }
-}
-
-/// One move's value, for the player who makes it, as `dakon.best` lists them.
-#[pyclass(name = "MoveValue", module = "dakon", frozen, get_all)]
-#[derive(Clone)]
-pub struct PyMoveValue {
-    /// The move.
-    pub hole: usize,
-    /// The final store difference when this move is played and both sides play perfectly
-    /// after it; `None` when only bounds were proven.
-    pub value: Option<i32>,
-    pub exact: bool,
-    pub lower: i32,
-    pub upper: i32,
-}
-
-impl PyMoveValue {
-    /// The value of the move `value` describes (future gains) in `position`.
-    pub fn new(position: &Position, value: &MoveValue) -> PyMoveValue {
-        let stores = position.store_difference();
-        let exact = value.lower == value.upper;
-        PyMoveValue {
-            hole: position.absolute_hole(position.mover(), value.mv as usize),
-            value: exact.then_some(stores + value.lower),
-            exact,
-            lower: stores + value.lower,
-            upper: stores + value.upper,
-        }
-    }
-}
-
-#[pymethods]
-impl PyMoveValue {
-    fn __repr__(&self) -> String {
-        let value = self.value.map_or_else(|| "None".to_string(), |v| v.to_string());
-        format!("MoveValue(hole={}, value={value}, exact={}, lower={}, upper={})", self.hole, py_bool(self.exact), self.lower, self.upper)
     }
 }
 

@@ -12,43 +12,43 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use crate::errors::{interrupted, TableError};
+use crate::errors::{interrupted, table_error};
+use crate::int_arg::{int_in, optional_int_in};
 use crate::position::PositionArg;
 use crate::rules_name;
-use crate::search_options::{forget_tables, SearchOptions};
+use crate::search_options::{forget_tables, tables_directory, MAX_THREADS};
 use crate::wait::{self, Finished};
 
-/// A `dakon.TableError` with `message`.
-pub fn table_error(message: String) -> PyErr {
-    TableError::new_err(message)
-}
+/// The most seeds a table holds.
+const MAX_TABLE_SEEDS: i128 = i8::MAX as i128;
 
 /// Builds the missing tiers `0..=max_seeds` of the board of `holes` holes per row under
 /// `rules` into `tables_dir` (default `$DAKON_TABLES`, else `./tables`), as `dakon tables
 /// build`: tiers present are kept, so a build stopped by Ctrl-C resumes. Returns one dict per
 /// tier: `seeds`, `path`, `entries`, `bytes`, `built` (False: it was there) and `seconds`.
 ///
-/// Raises ValueError for more than 127 seeds or a board outside 1 to 9 holes,
-/// dakon.TableError for a damaged tier or a write that failed, dakon.Interrupted on Ctrl-C
-/// (the finished tiers stay on disk, listed in its `partial`).
+/// Raises ValueError naming the argument for `holes` outside 1 to 9, `max_seeds` outside 0
+/// to 127 or `threads` outside 1 to 1024, dakon.TableError for a damaged tier or a write that
+/// failed, dakon.Interrupted on Ctrl-C (the finished tiers stay on disk, listed in its
+/// `partial`).
 #[pyfunction]
 #[pyo3(signature = (holes, max_seeds, rules = "dakon", tables_dir = None, threads = None, progress = false))]
 pub fn build_tables(
     py: Python<'_>,
-    holes: usize,
-    max_seeds: u32,
+    holes: &Bound<'_, PyAny>,
+    max_seeds: &Bound<'_, PyAny>,
     rules: &str,
     tables_dir: Option<PathBuf>,
-    threads: Option<usize>,
+    threads: Option<&Bound<'_, PyAny>>,
     progress: bool,
 ) -> PyResult<Py<PyList>> {
+    let holes: usize = int_in("holes", holes, 1..=9)?;
+    let max_seeds: u32 = int_in("max_seeds", max_seeds, 0..=MAX_TABLE_SEEDS)?;
+    let threads: Option<usize> = optional_int_in("threads", threads, 1..=MAX_THREADS)?;
     let rules = RuleSet::new(rules_name::parse(rules)?, holes).map_err(|e| PyValueError::new_err(format!("holes {holes}: {e}")))?;
-    if max_seeds > i8::MAX as u32 {
-        return Err(PyValueError::new_err(format!("max_seeds {max_seeds}: tables hold at most {} seeds", i8::MAX)));
-    }
-    let dir = directory(tables_dir);
+    let dir = tables_directory(tables_dir);
     let stop = Arc::new(AtomicBool::new(false));
-    let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+    let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let progress = progress.then(|| Arc::new(TierBars::default()) as Arc<dyn BuildProgress>);
     let options = BuildOptions { threads, progress, stop: Some(stop.clone()), memory_limit: None };
     let finished = wait::run(py, &stop, || build_tiers(&rules, &dir, max_seeds, &options), |_| Ok(()))?;
@@ -70,9 +70,12 @@ pub fn build_tables(
         tiers.append(entry)?;
     }
     if signal.is_some() || report.interrupted {
-        let kept = report.tiers.len();
-        let message =
-            format!("interrupted while building tier {kept}; tiers 0..{kept} are kept in {}: build again to resume", dir.display());
+        let kept = match report.tiers.len() {
+            0 => "no tier was finished".to_string(),
+            1 => "tier 0 is kept".to_string(),
+            n => format!("tiers 0 to {} are kept", n - 1),
+        };
+        let message = format!("interrupted while building tier {}; {kept} in {}: build again to resume", report.tiers.len(), dir.display());
         return Err(interrupted(py, &message, tiers.into_any().unbind()));
     }
     Ok(tiers.unbind())
@@ -91,10 +94,10 @@ pub fn build_tables(
 #[pyfunction]
 #[pyo3(signature = (position, rules = None, tables_dir = None))]
 pub fn probe_table(position: PositionArg, rules: Option<&str>, tables_dir: Option<PathBuf>) -> PyResult<i32> {
-    let position = position.resolve(rules)?;
+    let position = position.resolve(rules.map(rules_name::parse).transpose()?)?;
     let (p, rules) = (position.position, position.rule_set());
     let (seeds, index) = (rules.seeds_on_board(&p), rules.index(&p));
-    let dir = directory(tables_dir);
+    let dir = tables_directory(tables_dir);
     let path = tier_path(&rules, &dir, seeds);
     if !path.exists() {
         return Err(table_error(format!(
@@ -106,10 +109,4 @@ pub fn probe_table(position: PositionArg, rules: Option<&str>, tables_dir: Optio
     }
     let gain = probe_file(&rules, &dir, seeds, index).map_err(|e| table_error(e.to_string()))?;
     Ok(p.store_difference() + gain as i32)
-}
-
-/// The tables directory: `tables_dir`, else as the command line finds it.
-fn directory(tables_dir: Option<PathBuf>) -> PathBuf {
-    let options = SearchOptions::new(None, None, None, None, tables_dir, true).expect("the defaults are valid");
-    options.tables_dir.expect("tables are on")
 }

@@ -6,11 +6,12 @@ import pytest
 
 import dakon
 import dakon.openspiel
+import dakon.pettingzoo
 
 NATIVE = [dakon.Position, dakon.Position.parse, dakon.Position.start, dakon.solve, dakon.best, dakon._dakon.probe_table]
 
 
-@pytest.mark.parametrize("module", [dakon, dakon.tables, dakon.certificates, dakon.openspiel])
+@pytest.mark.parametrize("module", [dakon, dakon.tables, dakon.certificates, dakon.openspiel, dakon.learning, dakon.arrays, dakon.pettingzoo])
 def test_module_examples(module) -> None:
     failed, attempted = doctest.testmod(module, extraglobs={"dakon": dakon}, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert attempted > 0 and failed == 0

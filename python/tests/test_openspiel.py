@@ -139,13 +139,14 @@ def test_state_from_position_goes_on_from_any_position() -> None:
     p = dos.position_from_state(state)
     twin = dos.state_from_position(p)
     assert twin.get_game().get_type().short_name == dos.GAME_NAME and dos.position_from_state(twin) == p
-    assert twin.legal_actions() == p.legal_moves() and twin.current_player() == state.current_player()
+    assert [dakon.hole_of_action(p, a) for a in twin.legal_actions()] == sorted(p.legal_moves(), key=lambda h: dakon.action_of_hole(p, h))
+    assert twin.current_player() == state.current_player()
     for _ in range(30):
         if state.is_terminal():
             break
         action = rng.choice(state.legal_actions())
         state.apply_action(action)
-        twin.apply_action(dos.hole_from_action(action))
+        twin.apply_action(dakon.action_of_hole(twin.position, dos.hole_from_action(action)))
         if not state.is_terminal():
             assert dos.position_from_state(state) == dos.position_from_state(twin)
 
@@ -155,15 +156,16 @@ def test_python_dakon_plays_random_games_to_the_end(rules: str) -> None:
     rng = random.Random(11)
     for holes, seeds in [(1, 1), (3, 3), (5, 4), (7, 7), (9, 2)]:
         game = pyspiel.load_game(f"python_dakon(holes={holes},seeds={seeds},rules={rules})")
-        assert game.num_distinct_actions() == 2 * holes and game.num_players() == 2
+        assert game.num_distinct_actions() == holes and game.num_players() == 2
         for _ in range(10):
             state, p = game.new_initial_state(), dakon.Position.start(holes, seeds, rules=rules)
             assert str(state) == str(p)
             while not state.is_terminal():
-                assert state.legal_actions() == p.legal_moves()
+                assert sorted(dakon.hole_of_action(p, a) for a in state.legal_actions()) == p.legal_moves()
+                assert state.legal_actions() == [a for a, legal in enumerate(dakon.action_mask(p)) if legal]
                 action = rng.choice(state.legal_actions())
                 state.apply_action(action)
-                p = p.play(action)[0]
+                p = p.play(dakon.hole_of_action(p, action))[0]
                 assert state.position == p
             difference = mover_view(p, p.final_difference(), 0)
             assert state.returns() == [float(numpy.sign(difference)), -float(numpy.sign(difference))]

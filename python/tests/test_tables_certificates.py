@@ -33,7 +33,7 @@ def test_table_errors(tmp_path) -> None:
     tier.write_bytes(bytes(data))
     with pytest.raises(dakon.TableError, match=str(tier.name)):
         dakon.solve("1,0/0,1 0/0 0", tables_dir=str(tmp_path))
-    with pytest.raises(ValueError, match="tables hold at most 127 seeds"):
+    with pytest.raises(ValueError, match="max_seeds: expected an integer from 0 to 127, found 128"):
         dakon.tables.build(holes=2, max_seeds=128, tables_dir=str(tmp_path))
 
 
