@@ -27,7 +27,7 @@ pub use line::absolute_line;
 pub use name::{RulesName, UnknownRules};
 pub use played::Played;
 
-use crate::dakon::{Dakon, Key, MoveError, Position, PositionError};
+use crate::dakon::{Dakon, DakonBoardRules, MoveError, Position, PositionError};
 use crate::kalah::{CaptureRule, Kalah};
 use crate::rules::{MoveList, Rules, Step};
 
@@ -118,7 +118,6 @@ macro_rules! dispatch {
 
 impl Rules for RuleSet {
     type Position = Position;
-    type Key = Key;
 
     fn name(&self) -> &'static str {
         dispatch!(self, r => r.name())
@@ -147,44 +146,14 @@ impl Rules for RuleSet {
     fn terminal_gain(&self, pos: &Position) -> i32 {
         dispatch!(self, r => r.terminal_gain(pos))
     }
+}
 
-    #[inline]
-    fn key(&self, pos: &Position) -> Key {
-        Key::of(pos)
+impl DakonBoardRules for RuleSet {
+    fn holes(&self) -> usize {
+        RuleSet::holes(self)
     }
 
-    fn tier_size(&self, seeds: u32) -> u64 {
-        dispatch!(self, r => r.tier_size(seeds))
-    }
-
-    #[inline]
-    fn index(&self, pos: &Position) -> u64 {
-        dispatch!(self, r => r.index(pos))
-    }
-
-    fn position_at(&self, seeds: u32, index: u64) -> Position {
-        dispatch!(self, r => r.position_at(seeds, index))
-    }
-
-    #[inline]
-    fn position_after(&self, seeds: u32, index: u64, pos: &Position) -> Position {
-        dispatch!(self, r => r.position_after(seeds, index, pos))
-    }
-
-    fn solve_runs(&self, seeds: u32) -> u64 {
-        dispatch!(self, r => r.solve_runs(seeds))
-    }
-
-    fn solve_run(&self, seeds: u32, run: u64, visit: &mut dyn FnMut(u64, &Position)) {
-        dispatch!(self, r => r.solve_run(seeds, run, visit))
-    }
-
-    #[inline]
-    fn tier_order(&self, pos: &Position) -> u32 {
-        dispatch!(self, r => r.tier_order(pos))
-    }
-
-    fn tier_orders(&self, seeds: u32, first: u64, orders: &mut [u32]) {
-        dispatch!(self, r => r.tier_orders(seeds, first, orders))
+    fn solves_by_mover_rows(&self) -> bool {
+        dispatch!(self, r => r.solves_by_mover_rows())
     }
 }
