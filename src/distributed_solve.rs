@@ -1,30 +1,68 @@
-//! `dakon solve` shared by the ranks of an MPI job (docs/DISTRIBUTED.md): rank 0 tests and
-//! solves the root's moves on whichever rank is free and prints the bounds as they close.
+//! `dakon solve` shared by the ranks of an MPI job (docs/DISTRIBUTED.md): every rank searches
+//! each test of rank 0's driver in one table a node, and rank 0 prints the bounds as they
+//! close.
 
 use dakon_solver::dakon::Position;
 use dakon_solver::ruleset::RuleSet;
 #[cfg(feature = "mpi")]
 use dakon_solver::search::SolveOptions;
 use dakon_solver::search::{Limits, Solution, Solver};
+#[cfg(feature = "mpi")]
+use dakon_solver::{rules::Rules as _, search::MoveValue};
 
 use crate::cli_error::CliError;
 use crate::cluster::Cluster;
 use crate::results_db::ResultsDb;
+use crate::search_args::SearchArgs;
+use crate::tables_arg::ProbeArgs;
 
 /// What rank 0 learns from a shared solve, besides the solution.
 pub struct Shared {
     /// Ranks in the job.
     pub ranks: usize,
-    /// Jobs each rank ran, rank 0 first.
-    pub jobs: Vec<u64>,
+    /// Bytes of rank 0's table (shared by the ranks on its node).
+    pub table_bytes: usize,
+    /// Root tests every rank searched.
+    pub tests: u64,
+    /// Tests each rank answered first, rank 0 first.
+    pub answers: Vec<u64>,
+    /// Nodes each rank visited.
+    pub nodes: Vec<u64>,
+    /// Messages of the solve (all through rank 0), and their bytes.
+    pub messages: u64,
+    pub bytes: u64,
     /// Why the solve is not exact, when `Some` (the bounds printed are proven all the same).
     pub cut: Option<String>,
     /// Whether the job is being ended from outside (SIGTERM): a failure, unlike a limit.
     pub ended: bool,
 }
 
+/// The solver of every rank of a shared solve: the table (`--tt-mb` a rank, summed over the
+/// ranks of a node) in memory the node's ranks share, the endgame tables each rank's own.
+/// Every rank must call it (it allocates collectively).
+///
+/// # Errors
+/// [`CliError::Failure`] if the endgame tables cannot be opened.
+pub fn solver_for(cluster: &Cluster, rules: RuleSet, search: &SearchArgs, probe: &ProbeArgs) -> Result<(Solver<RuleSet>, bool), CliError> {
+    #[cfg(feature = "mpi")]
+    {
+        let oracle = probe.open_in_background(rules)?;
+        let tables = oracle.is_some();
+        let node = dakon_mpi::NodeMemory::join(cluster);
+        let mut config = search.config();
+        config.tt_bytes = config.tt_bytes.saturating_mul(node.ranks());
+        Ok((Solver::new_in(rules, config, oracle, &node), tables))
+    }
+    #[cfg(not(feature = "mpi"))]
+    {
+        let _ = (rules, search, probe);
+        match *cluster {}
+    }
+}
+
 /// Solves `position` with every rank of `cluster`, from and into `db` (rank 0's) as
-/// [`crate::results_db::solve_kept`] does; each rank searches with its own `solver`. Every
+/// [`crate::results_db::solve_kept`] does; each rank searches with its `solver` from
+/// [`solver_for`]. Every
 /// change of the proven bounds is said on standard error (final store differences), so that
 /// they are not lost even if the job is killed. Rank 0 gets the solution, the other ranks
 /// `None`.
@@ -47,13 +85,25 @@ pub fn solve(
             eprintln!("dakon: proven so far: {:+} <= value <= {:+} ({} nodes over all ranks)", stored + p.lower, stored + p.upper, p.nodes)
         };
         let mut shared = None;
+        resume_root_moves(solver, db, position);
         let solution = crate::results_db::solve_kept_by(solver, db, position, tables, |options| {
             let options = SolveOptions { observer: Some(&progress), ..options };
             let distributed = dakon_mpi::solve(cluster, solver, position, limits, options).expect("rank 0 gets the solution");
             let ended = distributed.cut == Some(dakon_mpi::Cut::Terminated);
-            shared = Some(Shared { ranks: cluster.size(), jobs: distributed.jobs, cut: distributed.cut.map(describe), ended });
+            shared = Some(Shared {
+                ranks: cluster.size(),
+                table_bytes: solver.table_bytes(),
+                tests: distributed.tests,
+                answers: distributed.answers,
+                nodes: distributed.nodes,
+                messages: distributed.messages,
+                bytes: distributed.bytes,
+                cut: distributed.cut.map(describe),
+                ended,
+            });
             distributed.solution
         });
+        keep_root_moves(solver, db, position, tables);
         shared.map(|shared| (solution, shared))
     }
     #[cfg(not(feature = "mpi"))]
@@ -61,6 +111,58 @@ pub fn solve(
         let _ = (solver, db, position, limits, tables);
         match *cluster {}
     }
+}
+
+/// Puts the bounds `db` holds of the root's moves (their children's rows, kept by an earlier
+/// run, perhaps one a dead rank cut short) in the table the ranks share, so that the solve
+/// starts from them, and says which on standard error.
+#[cfg(feature = "mpi")]
+fn resume_root_moves(solver: &Solver<RuleSet>, db: Option<&ResultsDb>, position: &Position) {
+    let prior = crate::results_db::prior_or_nothing(db, solver.rules(), position);
+    if prior.moves.is_empty() {
+        return;
+    }
+    let stored = position.store_difference();
+    let mut said = Vec::new();
+    for m in &prior.moves {
+        let step = solver.rules().play(position, m.mv);
+        // The child's future gain from the move's value (see `results_db::moves`).
+        let (a, b) = if step.same_mover { (m.lower - step.gain, m.upper - step.gain) } else { (step.gain - m.upper, step.gain - m.lower) };
+        solver.remember(&step.next, a, b);
+        let hole = crate::line::absolute_line(solver.rules(), position, &[m.mv]).0[0];
+        said.push(format!("hole {hole}: {:+}..{:+}", stored + m.lower, stored + m.upper));
+    }
+    eprintln!("dakon: the solve starts from the database's bounds of {} root moves ({})", said.len(), said.join(", "));
+}
+
+/// Keeps in `db` the bounds the shared table holds of every root move (each child's entry),
+/// proven by this run whether it finished or not, for a rerun to start from.
+#[cfg(feature = "mpi")]
+fn keep_root_moves(solver: &Solver<RuleSet>, db: Option<&ResultsDb>, position: &Position, tables: bool) {
+    if db.is_none() {
+        return;
+    }
+    let rules = solver.rules();
+    let moves: Vec<MoveValue> = rules
+        .legal_moves(position)
+        .as_slice()
+        .iter()
+        .filter_map(|&mv| {
+            let step = rules.play(position, mv);
+            let (lower, upper) = solver.table_bounds(&step.next)?;
+            let (a, b) = if step.same_mover { (step.gain + lower, step.gain + upper) } else { (step.gain - upper, step.gain - lower) };
+            Some(MoveValue { mv, lower: a, upper: b })
+        })
+        .collect();
+    if moves.is_empty() {
+        return;
+    }
+    let k = rules.seeds_on_board(position) as i32;
+    // The position's own bounds are recorded by the solve; the seeds' bounds say nothing more.
+    let bounds = crate::results_db::Bounds { lower: -k, upper: k };
+    let proof = crate::results_db::Proof::search(tables);
+    let proved = crate::results_db::Proved { position, bounds, pv: &[], moves: &moves, proof, nodes: 0, seconds: 0.0 };
+    crate::results_db::keep(db, rules, &proved);
 }
 
 #[cfg(feature = "mpi")]
@@ -82,12 +184,24 @@ impl Shared {
 
     /// The `mpi` object of `solve --json`.
     pub fn json(&self) -> serde_json::Value {
-        serde_json::json!({ "ranks": self.ranks, "jobs": self.jobs, "cut": self.cut })
+        serde_json::json!({
+            "ranks": self.ranks, "table_bytes": self.table_bytes, "tests": self.tests,
+            "answers": self.answers, "nodes": self.nodes, "messages": self.messages, "bytes": self.bytes, "cut": self.cut,
+        })
     }
 
     /// One line for the text output.
     pub fn summary(&self) -> String {
-        let jobs: Vec<String> = self.jobs.iter().map(u64::to_string).collect();
-        format!("shared by {} MPI ranks (jobs a rank: {}); the nodes are every rank's jobs", self.ranks, jobs.join(", "))
+        let list = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+        format!(
+            "shared by {} MPI ranks, rank 0's table {} MiB: {} tests, each searched by every rank (answered first a rank: {}; nodes a rank: {}); {} messages, {} bytes",
+            self.ranks,
+            self.table_bytes >> 20,
+            self.tests,
+            list(&self.answers),
+            list(&self.nodes),
+            self.messages,
+            self.bytes
+        )
     }
 }

@@ -1,6 +1,8 @@
-//! `dakon solve` under `mpirun`: 3 ranks give the one-process value on positions of several
-//! board sizes under Dakon's and Kalah's rules, with certificates `dakon check` accepts, and
-//! a rank killed mid-solve ends the run with a clear message on rank 0 and the bounds proven.
+//! `dakon solve` under `mpirun`: 1 to 4 ranks, in one shared table or each rank a node of its
+//! own (`DAKON_MPI_SEPARATE_RANKS`), give the one-process value and a line that reaches it on
+//! positions of several board sizes under Dakon's and Kalah's rules, with certificates
+//! `dakon check` accepts; limits stop every rank with proven bounds; a rank killed mid-solve
+//! ends the run with a clear message on rank 0 and the bounds proven.
 //! Needs `--features mpi` and Open MPI's `mpirun` (`.ci/run` installs it).
 #![cfg(feature = "mpi")]
 
@@ -11,73 +13,138 @@ mod mpi_run;
 
 use std::path::PathBuf;
 
-use memo_minimax::{format, random_positions, RefRules};
-use mpi_run::{dakon, mpirun, stderr};
+use memo_minimax::{format, Board, RefRules};
+use mpi_run::{dakon, mpirun, mpirun_command, stderr};
 use serde_json::Value;
 
 fn scratch(name: &str) -> PathBuf {
     mpi_run::scratch("mpi-solve", name)
 }
 
-/// `(rules, position)`: random positions of 2 to 4 holes for each rule set (Dakon, Kalah and its
-/// empty-capture variant), and openings of
-/// 3 to 6 holes.
-fn positions() -> Vec<(&'static str, String)> {
-    let mut cases = Vec::new();
-    for rules in RefRules::ALL {
-        for board in random_positions(rules, 6, 19, 4, 12) {
-            cases.push((rules.name(), format(&board)));
-        }
-    }
-    for (rules, holes, seeds) in
-        [("dakon", 3, 3), ("dakon", 4, 4), ("dakon", 5, 2), ("dakon", 6, 2), ("kalah", 3, 3), ("kalah", 4, 3), ("kalah", 5, 2)]
-    {
-        let start = dakon(&["show", "start", "--holes", &holes.to_string(), "--seeds", &seeds.to_string(), "--json"]);
-        assert!(start.status.success(), "{}", stderr(&start));
-        let shown: Value = serde_json::from_slice(&start.stdout).unwrap();
-        cases.push((rules, shown["position"].as_str().expect("show --json gives the position").to_string()));
-    }
-    cases
-}
-
 fn solve_args<'a>(rules: &'a str, position: &'a str) -> Vec<&'a str> {
     vec!["solve", position, "--rules", rules, "--json", "--threads", "1", "--tt-mb", "16", "--no-tables"]
 }
 
+/// 30 `(rules, position)` of 4 to 7 holes (Dakon) and 4 to 6 (Kalah and its empty-capture
+/// variant), a few random moves from a start, with few enough seeds to solve in moments.
+fn thirty_positions() -> Vec<(&'static str, String)> {
+    let mut state = 40u64;
+    let mut next = move |bound: usize| {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (state >> 33) as usize % bound
+    };
+    let mut cases = Vec::new();
+    for rules in RefRules::ALL {
+        let holes: &[usize] = if rules == RefRules::Dakon { &[4, 5, 6, 7] } else { &[4, 5, 6] };
+        for &n in holes {
+            while cases
+                .iter()
+                .filter(|(r, p): &&(&str, String)| *r == rules.name() && p.split('/').next().unwrap().split(',').count() == n)
+                .count()
+                < 3
+            {
+                let mut board = Board::start(n, 2 + next(3) as u32);
+                for _ in 0..4 + next(30) {
+                    let moves = rules.moves(&board);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    board = rules.play(&board, moves[next(moves.len())]);
+                }
+                if (8..=20).contains(&board.seeds_on_board()) && !rules.moves(&board).is_empty() {
+                    cases.push((rules.name(), format(&board)));
+                }
+            }
+        }
+    }
+    cases
+}
+
+/// The final store difference for the mover of `position` after playing `line` (absolute
+/// holes) from it to the end of the game.
+fn line_result(rules: &str, position: &str, line: &[String]) -> i32 {
+    let mut args = vec!["play", position, "--rules", rules, "--json"];
+    args.extend(line.iter().map(String::as_str));
+    let played = dakon(&args);
+    assert!(played.status.success(), "{rules} {position}: the line {line:?}: {}", stderr(&played));
+    let text = String::from_utf8_lossy(&played.stdout);
+    let last: Value = serde_json::from_str(text.lines().last().expect("a move was played")).unwrap();
+    assert_eq!(last["game_over"], Value::Bool(true), "{rules} {position}: the line {line:?} ends the game: {last}");
+    // Notation: holes, then `S1/S0`, then the player to move.
+    let stores = |notation: &str| -> (i32, i32, String) {
+        let fields: Vec<&str> = notation.split(' ').collect();
+        let (s1, s0) = fields[1].split_once('/').unwrap();
+        (s0.parse().unwrap(), s1.parse().unwrap(), fields[2].to_string())
+    };
+    let (_, _, mover) = stores(position);
+    let (s0, s1, _) = stores(last["position"].as_str().unwrap());
+    if mover == "0" {
+        s0 - s1
+    } else {
+        s1 - s0
+    }
+}
+
 #[test]
-fn three_ranks_give_the_one_process_value_and_certificates_that_check() {
-    let dir = scratch("values");
-    let cases = positions();
-    assert!(cases.len() >= 20);
+fn one_to_four_ranks_give_the_one_process_value_a_line_reaching_it_and_certificates_that_check() {
+    let dir = scratch("thirty");
+    let cases = thirty_positions();
+    assert_eq!(cases.len(), 30);
     for (i, (rules, position)) in cases.iter().enumerate() {
         let alone = dakon(&solve_args(rules, position));
         assert!(alone.status.success(), "{position}: {}", stderr(&alone));
         let alone: Value = serde_json::from_slice(&alone.stdout).unwrap();
-        let certificate = dir.join(format!("{i}.dkc"));
-        let mut args = solve_args(rules, position);
-        args.extend(["--certificate", certificate.to_str().unwrap()]);
-        let shared = mpirun(3, &args);
-        assert!(shared.status.success(), "{rules} {position}: {}", stderr(&shared));
-        let text = String::from_utf8_lossy(&shared.stdout);
-        assert_eq!(text.lines().count(), 1, "one answer, from rank 0: {text}");
-        let shared: Value = serde_json::from_str(&text).unwrap();
-        assert_eq!(shared["exact"], Value::Bool(true), "{rules} {position}: {shared}");
-        assert_eq!(shared["value"], alone["value"], "{rules} {position}");
-        assert_eq!(shared["mpi"]["ranks"], 3, "{shared}");
-        assert_eq!(shared["certificate"]["check"]["holds"], Value::Bool(true), "{shared}");
-        let check = dakon(&["check", certificate.to_str().unwrap()]);
-        assert_eq!(check.status.code(), Some(0), "{rules} {position}: {}", String::from_utf8_lossy(&check.stdout));
-        // The best line is played from the position to the end of the game (a finished
-        // game has none).
-        if shared["pv"].as_array().unwrap().is_empty() {
-            assert_eq!(shared["best_move"], Value::Null, "{rules} {position}");
-            continue;
+        for ranks in 1..=4 {
+            // Half the runs with every rank a node of its own: the cross-node path.
+            let separate = (i + ranks) % 2 == 1;
+            let certificate = dir.join(format!("{i}-{ranks}.dkc"));
+            let mut args = solve_args(rules, position);
+            args.extend(["--certificate", certificate.to_str().unwrap()]);
+            let mut command = mpirun_command(ranks, env!("CARGO_BIN_EXE_dakon"), &args);
+            if separate {
+                command.env("DAKON_MPI_SEPARATE_RANKS", "1");
+            }
+            let shared = command.output().expect("mpirun runs");
+            let case = format!("{rules} {position}, {ranks} ranks{}", if separate { ", separate" } else { "" });
+            assert!(shared.status.success(), "{case}: {}", stderr(&shared));
+            let shared: Value = serde_json::from_slice(&shared.stdout).unwrap_or_else(|e| panic!("{case}: {e}"));
+            assert_eq!(shared["exact"], Value::Bool(true), "{case}: {shared}");
+            assert_eq!(shared["value"], alone["value"], "{case}");
+            assert_eq!(shared["mpi"]["ranks"], if ranks > 1 { Value::from(ranks) } else { Value::Null }, "{case}: {shared}");
+            assert_eq!(shared["certificate"]["check"]["holds"], Value::Bool(true), "{case}: {shared}");
+            let check = dakon(&["check", certificate.to_str().unwrap()]);
+            assert_eq!(check.status.code(), Some(0), "{case}: {}", String::from_utf8_lossy(&check.stdout));
+            let line: Vec<String> = shared["pv"].as_array().unwrap().iter().map(|h| h.to_string()).collect();
+            assert_eq!(shared["best_move"].to_string(), line[0], "{case}: the line starts with the best move");
+            assert_eq!(Value::from(line_result(rules, position, &line)), alone["value"], "{case}: the line {line:?} reaches the value");
         }
-        let mut line = vec!["play", position.as_str(), "--rules", rules];
-        let pv: Vec<String> = shared["pv"].as_array().unwrap().iter().map(|h| h.to_string()).collect();
-        line.extend(pv.iter().map(String::as_str));
-        let played = dakon(&line);
-        assert!(played.status.success(), "{rules} {position}: the line {pv:?}: {}", stderr(&played));
+    }
+}
+
+#[test]
+fn limits_stop_every_rank_with_the_bounds_proven() {
+    // Kalah(6,4): minutes of search; a node limit and a time limit each end it in moments.
+    let start =
+        ["solve", "start", "--rules", "kalah", "--holes", "6", "--seeds", "4", "--threads", "1", "--tt-mb", "16", "--no-tables", "--json"];
+    for (limit, value) in [("--node-limit", "300000"), ("--time-limit", "2")] {
+        let mut args = start.to_vec();
+        args.extend([limit, value]);
+        let started = std::time::Instant::now();
+        let out = mpirun(3, &args);
+        assert!(out.status.success(), "{limit}: {}", stderr(&out));
+        assert!(started.elapsed() < std::time::Duration::from_secs(30), "{limit}: {:?}", started.elapsed());
+        let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(json["exact"], Value::Bool(false), "{limit}: {json}");
+        let (lower, upper) = (json["lower"].as_i64().unwrap(), json["upper"].as_i64().unwrap());
+        // The value is +8 (`docs/DISTRIBUTED.md`): proven bounds hold it.
+        assert!(lower <= 8 && 8 <= upper && lower < upper, "{limit}: [{lower}, {upper}]");
+        assert!(stderr(&out).contains("proven so far"), "{limit}: progress on stderr: {}", stderr(&out));
+        if limit == "--node-limit" {
+            // Each test's search gets the nodes left shared over the ranks, so all of them stop
+            // near the limit.
+            let nodes = json["nodes"].as_u64().unwrap();
+            assert!(nodes <= 300_000 + 3 * 4096 * 4, "{nodes} nodes over all ranks");
+        }
     }
 }
 
@@ -104,6 +171,39 @@ fn a_killed_rank_ends_the_solve_with_the_bounds_proven_on_rank_0() {
     let (text, errors) = (String::from_utf8_lossy(&out.stdout), stderr(&out));
     assert!(errors.contains("the MPI job is being ended"), "rank 0 says why it stops: {errors}");
     assert!(text.contains("value: not exact") && text.contains("between"), "rank 0 prints the bounds proven: {text}\n{errors}");
+}
+
+#[test]
+fn a_rerun_after_a_dead_rank_starts_from_every_root_move_kept_in_the_database() {
+    // Kalah(5,4) (value +10): seconds of search on 3 ranks, so that rank 2 dies in the middle.
+    let db = scratch("resume").join("results.db");
+    let args = [
+        "solve",
+        "start",
+        "--rules",
+        "kalah",
+        "--holes",
+        "5",
+        "--seeds",
+        "4",
+        "--threads",
+        "1",
+        "--tt-mb",
+        "16",
+        "--no-tables",
+        "--db",
+        db.to_str().unwrap(),
+    ];
+    let child = mpi_run::spawn_mpirun(3, &args);
+    let started = std::time::Instant::now();
+    let out = mpi_run::kill_rank_when(child, 2, || started.elapsed() > std::time::Duration::from_millis(1500));
+    assert!(!out.status.success(), "the first run was cut by the dead rank: {}", String::from_utf8_lossy(&out.stdout));
+    let rerun = mpirun(3, &args);
+    assert!(rerun.status.success(), "{}", stderr(&rerun));
+    let errors = stderr(&rerun);
+    assert!(errors.contains("the solve starts from the database's bounds of"), "the log says which moves it starts from: {errors}");
+    let text = String::from_utf8_lossy(&rerun.stdout);
+    assert!(text.contains("value: +10"), "{text}");
 }
 
 #[test]

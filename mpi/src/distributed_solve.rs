@@ -1,32 +1,35 @@
-//! `dakon solve` of one position by every rank of an MPI job.
+//! `dakon solve` of one position by every rank of an MPI job, in one transposition table.
 //!
-//! Rank 0 keeps the [`RootSplit`] (which root move to test or solve next) and hands its jobs
-//! to whichever rank is free, itself included: its main thread does the messaging and the
-//! bookkeeping, a second thread runs rank 0's own jobs. Each rank searches with its own
-//! [`Solver`], so its table keeps what it proved, and a move's next job goes back to the rank
-//! that searched it last when that rank is free. A job's answer is a proof (a test's verdict,
-//! a move's bounds), so the value does not depend on which rank ran what: it is the
-//! one-process value.
+//! Every rank builds its solver in memory its node shares ([`NodeMemory`]): the ranks of a
+//! node search in one table and one set of busy marks, as the threads of one solver do.
+//! Rank 0's search thread runs the solve's driver ([`Solver::solve_by`]); each of the
+//! driver's null-window tests is searched by **every rank at once** (simplified ABDADA: a
+//! rank about to enter a position another is busy with searches its other moves first), and
+//! the first rank to finish answers for all: rank 0 hears its answer, tells the others to
+//! stop and gives it to the driver, which picks the next test. An answer is a proof, so the
+//! value is the one-process value, whoever answered. Rank 0's main thread does all the
+//! messaging (MPI is initialised *funneled*); every other rank's main thread likewise, its
+//! search on a second thread.
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use dakon_solver::search::{Limits, Progress, Solution, SolveOptions, Solver};
+use dakon_solver::search::{DriverTest, Limits, Progress, Solution, SolveOptions, Solver, TestAnswer};
 use dakon_solver::solvable::Solvable;
 use mpi::point_to_point::{Destination, Source};
 use mpi::topology::Communicator;
 
 use crate::cluster::Cluster;
-use crate::root_split::{Outcome, RootSplit};
-use crate::solve_job::{self, decode_answer, encode_answer, JobMessage};
+use crate::test_messages::{decode, encode, Order, Report};
 
-/// How long an idle rank sleeps between looks for a message: MPI's blocking receive spins,
-/// which would take a core from the ranks that search.
-const POLL: Duration = Duration::from_micros(500);
+/// How long an idle main thread sleeps between looks for a message: MPI's blocking receive
+/// spins, which would take a core from the searches.
+const POLL: Duration = Duration::from_micros(200);
 
-/// How long rank 0, stopping (Ctrl-C, a limit), waits for the jobs in flight to report what
-/// they proved before it gives up on them (a rank that died never answers).
+/// How long rank 0, ending, waits for the others to say they are done (a rank that died never
+/// does).
 const GRACE: Duration = Duration::from_secs(3);
 
 /// Why a distributed solve ended without the exact value.
@@ -42,25 +45,33 @@ pub enum Cut {
 /// What rank 0 gets from [`solve`].
 pub struct Distributed {
     /// As [`Solver::solve_with`] reports it: proven bounds of the future gain, the best move
-    /// and line (proven optimal when exact; else the best so far, a guess), the nodes of
-    /// **every rank's** jobs together (when the job is ended from outside, of those that
-    /// answered: a dead rank's are lost).
+    /// and line (proven optimal when exact), the nodes of **every rank** together (when the
+    /// job is ended from outside, of those that reported: a dead rank's are lost).
     pub solution: Solution,
     /// Why it is not exact, if it is not.
     pub cut: Option<Cut>,
-    /// Jobs each rank ran (rank 0 first).
-    pub jobs: Vec<u64>,
+    /// The root tests every rank searched.
+    pub tests: u64,
+    /// Tests each rank answered first (rank 0 first).
+    pub answers: Vec<u64>,
+    /// Nodes each rank visited in the tests.
+    pub nodes: Vec<u64>,
+    /// Messages rank 0 sent and received (every message of the solve goes through it).
+    pub messages: u64,
+    /// Their bytes.
+    pub bytes: u64,
 }
 
 /// Solves `root` with every rank of `cluster`: all ranks call it with the same position and
-/// their own `solver` (same rules). Rank 0 gets `Some`, the others `None` when rank 0 ends
-/// the run. `options` (rank 0's) holds bounds proven elsewhere and hears of every change of
-/// the root's bounds; `limits` bound every rank's searches (a time limit: the time left when a
-/// job starts; a node limit: shared out, each job getting the nodes left over the ranks).
+/// their own `solver` (same rules), built with [`crate::NodeMemory`]. Rank 0 gets `Some`,
+/// the others `None` when rank 0 ends the run. `options` (rank 0's) holds bounds proven
+/// elsewhere and hears of every test; `limits` (rank 0's) bound the whole solve: a time limit
+/// every test's search on every rank, a node limit the nodes of all ranks together (each
+/// test's search gets the nodes left, shared out over the ranks).
 ///
-/// Return contract: the solution's bounds are proven (every job's answer is a proof, combined
-/// by minimax at the root); exact unless a limit, Ctrl-C or SIGTERM stopped a job, and then
-/// `cut` says which.
+/// Return contract: the solution's bounds are proven (every test's answer is a proof, from
+/// whichever rank finished first); exact unless a limit, Ctrl-C or SIGTERM stopped a test,
+/// and then `cut` says which.
 pub fn solve<R: Solvable>(
     cluster: &Cluster,
     solver: &Solver<R>,
@@ -69,180 +80,303 @@ pub fn solve<R: Solvable>(
     options: SolveOptions,
 ) -> Option<Distributed> {
     cluster.watch_termination();
-    if solver.rules().legal_moves(root).is_empty() {
-        // A finished game: its value is its end, on every rank, without a message.
-        let solution = solver.solve_with(root, limits, options);
-        return cluster.is_root().then(|| Distributed { solution, cut: None, jobs: vec![0; cluster.size()] });
-    }
     if cluster.is_root() {
-        Some(manage(cluster, solver, root, limits, options))
+        Some(lead(cluster, solver, root, limits, options))
     } else {
-        work(cluster, solver, root, limits);
+        follow(cluster, solver, root, limits);
         None
     }
 }
 
-/// A worker rank: runs the jobs rank 0 sends until it sends the empty message.
-fn work<R: Solvable>(cluster: &Cluster, solver: &Solver<R>, root: &R::Position, limits: &Limits) {
-    let edges = solve_job::edges(solver.rules(), root);
-    let manager = cluster.world().process_at_rank(0);
-    loop {
-        if manager.immediate_probe().is_none() {
-            std::thread::sleep(POLL);
-            continue;
+/// What rank 0's search thread tells its main thread.
+enum FromSearch {
+    /// The driver asks a test; rank 0's own search of it waits for its limits.
+    Start { target: i32, bottom: bool },
+    /// Rank 0's own search of the current test ended.
+    Searched(DriverTest),
+    /// The solve is over.
+    Finished,
+}
+
+/// What rank 0's main thread tells its search thread.
+enum ToSearch {
+    /// The limits of rank 0's own search of the test just started.
+    Limits(Limits),
+    /// The test's answer (and the nodes reported for it so far).
+    Answer(DriverTest),
+}
+
+/// The test in flight, as rank 0's main thread sees it.
+struct Round {
+    id: u64,
+    /// Raised when the test is answered: stops rank 0's own search.
+    stop: Arc<AtomicBool>,
+    /// Ranks (rank 0 included) whose report is still due.
+    due: usize,
+    answer: Option<TestAnswer>,
+    nodes: u64,
+    /// Whether rank 0's own search has ended.
+    searched: bool,
+    /// Whether the driver has been given the answer.
+    replied: bool,
+}
+
+/// Rank 0: the driver on a search thread, the messages here.
+fn lead<R: Solvable>(cluster: &Cluster, solver: &Solver<R>, root: &R::Position, limits: &Limits, options: SolveOptions) -> Distributed {
+    let ranks = cluster.size();
+    let world = cluster.world();
+    let (to_main, from_search) = mpsc::channel::<FromSearch>();
+    let (to_search, from_main) = mpsc::channel::<ToSearch>();
+    let mut traffic = Traffic::default();
+    let (mut answers, mut nodes) = (vec![0u64; ranks], vec![0u64; ranks]);
+    let mut tests = 0u64;
+    let mut cut = None;
+    let started = Instant::now();
+    // The observer stays on this thread: the search thread sends it each test's progress.
+    let (proven_lower, proven_upper) = (options.proven_lower, options.proven_upper);
+    let (progress_tx, progress) = mpsc::channel::<Progress>();
+    let solution = std::thread::scope(|scope| {
+        let search = scope.spawn(move || {
+            let test = |target: i32, bottom: bool| {
+                to_main.send(FromSearch::Start { target, bottom }).expect("rank 0's main thread waits for the search");
+                let Ok(ToSearch::Limits(limits)) = from_main.recv() else { unreachable!("the main thread answers a start with limits") };
+                let searched = solver.driver_test(root, target, bottom, &limits);
+                to_main.send(FromSearch::Searched(searched)).expect("rank 0's main thread waits for the search");
+                let Ok(ToSearch::Answer(answer)) = from_main.recv() else { unreachable!("the main thread answers a search") };
+                answer
+            };
+            let observe = |p: &Progress| {
+                let _ = progress_tx.send(*p);
+            };
+            let options = SolveOptions { proven_lower, proven_upper, observer: Some(&observe) };
+            let solution = solver.solve_by(root, limits, options, &test);
+            let _ = to_main.send(FromSearch::Finished);
+            solution
+        });
+        let mut round: Option<Round> = None;
+        let mut stopping = false;
+        loop {
+            let mut idle = true;
+            if cluster.terminated() && cut.is_none() {
+                cut = Some(Cut::Terminated);
+                if let Some(round) = &round {
+                    round.stop.store(true, Ordering::SeqCst);
+                }
+            }
+            if !stopping && limits.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed)) {
+                // Ctrl-C: every rank's search of the test stops, each reports what it has.
+                stopping = true;
+                if let Some(round) = &round {
+                    round.stop.store(true, Ordering::SeqCst);
+                    broadcast(cluster, &Order::Stop { id: round.id }, &mut traffic);
+                }
+            }
+            match from_search.try_recv() {
+                Ok(FromSearch::Start { target, bottom }) => {
+                    idle = false;
+                    tests += 1;
+                    let used: u64 = nodes.iter().sum();
+                    let time = limits.time.map(|t| t.saturating_sub(started.elapsed()));
+                    let share = limits.nodes.map(|n| n.saturating_sub(used) / ranks as u64);
+                    let order = Order::Test { id: tests, target, bottom, time, nodes: share };
+                    if cut.is_none() {
+                        broadcast(cluster, &order, &mut traffic);
+                        if stopping {
+                            broadcast(cluster, &Order::Stop { id: tests }, &mut traffic);
+                        }
+                    }
+                    let stop = Arc::new(AtomicBool::new(stopping || cut.is_some()));
+                    let due = if cut.is_none() { ranks } else { 1 };
+                    round = Some(Round { id: tests, stop: stop.clone(), due, answer: None, nodes: 0, searched: false, replied: false });
+                    let own = Limits { time, nodes: share, stop: Some(stop) };
+                    to_search.send(ToSearch::Limits(own)).expect("rank 0's search thread waits for its limits");
+                }
+                Ok(FromSearch::Searched(searched)) => {
+                    idle = false;
+                    let round = round.as_mut().expect("a search ends in a round");
+                    round.searched = true;
+                    let first = hear(round, searched.answer.map(|a| (a.value, a.mv)), searched.nodes, 0, &mut nodes, &mut answers);
+                    if first {
+                        broadcast(cluster, &Order::Stop { id: round.id }, &mut traffic);
+                    }
+                }
+                Ok(FromSearch::Finished) | Err(mpsc::TryRecvError::Disconnected) => break,
+                Err(mpsc::TryRecvError::Empty) => {}
+            }
+            while let Some(status) = world.any_process().immediate_probe() {
+                idle = false;
+                let rank = status.source_rank() as usize;
+                let (bytes, _) = world.process_at_rank(rank as i32).receive_vec::<u8>();
+                traffic.add(bytes.len());
+                // The ranks write with the same code: a message that does not decode is a bug.
+                match decode::<Report>(&bytes).expect("a rank's report") {
+                    Report::Tested { id, answer, nodes: visited } => match round.as_mut().filter(|r| r.id == id) {
+                        Some(round) => {
+                            if hear(round, answer, visited, rank, &mut nodes, &mut answers) {
+                                round.stop.store(true, Ordering::SeqCst);
+                                broadcast(cluster, &Order::Stop { id }, &mut traffic);
+                            }
+                        }
+                        None => nodes[rank] += visited,
+                    },
+                    Report::Done => {}
+                }
+            }
+            for p in progress.try_iter() {
+                if let Some(observer) = options.observer {
+                    observer(&p);
+                }
+            }
+            if let Some(round) = round.as_mut().filter(|r| r.searched && !r.replied) {
+                // Answered, or every rank stopped, or the job is ending (the others may be dead).
+                if round.answer.is_some() || round.due == 0 || cut.is_some() {
+                    round.replied = true;
+                    let answer = DriverTest { answer: round.answer, nodes: round.nodes };
+                    to_search.send(ToSearch::Answer(answer)).expect("rank 0's search thread waits for the answer");
+                }
+            }
+            if idle {
+                std::thread::sleep(POLL);
+            }
         }
-        let (bytes, _) = manager.receive_vec::<u8>();
-        if bytes.is_empty() {
-            return;
+        search.join().expect("rank 0's search thread")
+    });
+    if cut.is_none() {
+        end(cluster, &mut traffic, &mut nodes);
+    }
+    let exact = solution.is_exact();
+    let cut = if exact { None } else { cut.or(Some(Cut::Stopped)) };
+    let solution = Solution { nodes: nodes.iter().sum(), ..solution };
+    Distributed { solution, cut, tests, answers, nodes, messages: traffic.messages, bytes: traffic.bytes }
+}
+
+/// Counts rank 0's report of the current round from `rank`; whether it is the round's first
+/// answer (then the others must stop).
+fn hear(round: &mut Round, answer: Option<(i32, Option<u8>)>, visited: u64, rank: usize, nodes: &mut [u64], answers: &mut [u64]) -> bool {
+    round.due = round.due.saturating_sub(1);
+    round.nodes += visited;
+    nodes[rank] += visited;
+    match answer {
+        Some((value, mv)) if round.answer.is_none() => {
+            round.answer = Some(TestAnswer { value, mv });
+            answers[rank] += 1;
+            true
         }
-        // Rank 0 wrote it with the same code: a message that does not decode is a bug.
-        let message = JobMessage::decode(&bytes).expect("rank 0's job message");
-        let (outcome, nodes) = solve_job::run(solver, root, &edges[message.job.edge()], &message.job, &job_limits(limits, &message));
-        manager.send(&encode_answer(&outcome, nodes)[..]);
+        _ => false,
     }
 }
 
-/// The limits of one job: the caller's stop flag, the job's share of time and nodes.
-fn job_limits(limits: &Limits, message: &JobMessage) -> Limits {
-    Limits { time: message.time, nodes: message.nodes, stop: limits.stop.clone() }
+/// Messages and bytes through rank 0.
+#[derive(Default)]
+struct Traffic {
+    messages: u64,
+    bytes: u64,
 }
 
-/// Rank 0: hands out the jobs, runs its own on a second thread, and combines the answers.
-fn manage<R: Solvable>(cluster: &Cluster, solver: &Solver<R>, root: &R::Position, limits: &Limits, options: SolveOptions) -> Distributed {
-    let started = Instant::now();
-    let rules = solver.rules();
-    let k = rules.seeds_on_board(root) as i32;
-    let mut split = RootSplit::new(
-        solve_job::edges(rules, root),
-        rules.seeds_on_board(root),
-        options.proven_lower.unwrap_or(-k),
-        options.proven_upper.unwrap_or(k),
-    );
-    let ranks = cluster.size();
-    // What each rank is doing, and the last root move each searched.
-    let mut running: Vec<Option<JobMessage>> = vec![None; ranks];
-    let mut jobs = vec![0u64; ranks];
-    let mut searched: Vec<Vec<usize>> = vec![Vec::new(); ranks];
-    let mut nodes = 0u64;
-    let mut cut = None;
-    let mut stopping_since: Option<Instant> = None;
+impl Traffic {
+    fn add(&mut self, bytes: usize) {
+        self.messages += 1;
+        self.bytes += bytes as u64;
+    }
+}
+
+/// Sends `order` to every rank but 0.
+fn broadcast(cluster: &Cluster, order: &Order, traffic: &mut Traffic) {
+    let bytes = encode(order);
+    for rank in 1..cluster.size() {
+        cluster.world().process_at_rank(rank as i32).send(&bytes[..]);
+        traffic.add(bytes.len());
+    }
+}
+
+/// Tells every rank the solve is over and waits (at most [`GRACE`]) until each says it is
+/// done, counting the nodes of the tests they report on the way.
+fn end(cluster: &Cluster, traffic: &mut Traffic, nodes: &mut [u64]) {
+    broadcast(cluster, &Order::End, traffic);
     let world = cluster.world();
-    let (local_jobs, local_inbox) = mpsc::channel::<JobMessage>();
-    let (local_outbox, local_answers) = mpsc::channel::<(Outcome, u64)>();
+    let mut done = 1;
+    let since = Instant::now();
+    while done < cluster.size() && since.elapsed() < GRACE {
+        let Some(status) = world.any_process().immediate_probe() else {
+            std::thread::sleep(POLL);
+            continue;
+        };
+        let rank = status.source_rank() as usize;
+        let (bytes, _) = world.process_at_rank(rank as i32).receive_vec::<u8>();
+        traffic.add(bytes.len());
+        match decode::<Report>(&bytes).expect("a rank's report") {
+            Report::Tested { nodes: visited, .. } => nodes[rank] += visited,
+            Report::Done => done += 1,
+        }
+    }
+}
+
+/// Any rank but 0: searches each test rank 0 orders, on a search thread, until the end.
+fn follow<R: Solvable>(cluster: &Cluster, solver: &Solver<R>, root: &R::Position, limits: &Limits) {
+    let leader = cluster.world().process_at_rank(0);
+    let (to_search, orders) = mpsc::channel::<(u64, i32, bool, Limits)>();
+    let (to_main, searched) = mpsc::channel::<(u64, DriverTest)>();
     std::thread::scope(|scope| {
-        scope.spawn(|| {
-            let edges = solve_job::edges(rules, root);
-            for message in local_inbox {
-                let answer = solve_job::run(solver, root, &edges[message.job.edge()], &message.job, &job_limits(limits, &message));
-                if local_outbox.send(answer).is_err() {
-                    return;
-                }
+        scope.spawn(move || {
+            for (id, target, bottom, limits) in orders {
+                let _ = to_main.send((id, solver.driver_test(root, target, bottom, &limits)));
             }
         });
-        let mut last_bounds = split.bounds();
+        let mut current: Option<(u64, Arc<AtomicBool>)> = None;
+        let mut to_search = Some(to_search);
+        let send = |report: &Report| leader.send(&encode(report)[..]);
         loop {
-            if cluster.terminated() {
-                cut = Some(Cut::Terminated);
-                if let Some(stop) = &limits.stop {
-                    stop.store(true, Ordering::SeqCst); // rank 0's own job stops too
+            let mut idle = true;
+            let interrupted = limits.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
+            if cluster.terminated() || interrupted {
+                if let Some((_, stop)) = &current {
+                    stop.store(true, Ordering::SeqCst);
                 }
-                break;
-            }
-            if limits.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed)) || limits.time.is_some_and(|t| started.elapsed() >= t) {
-                cut.get_or_insert(Cut::Stopped);
-            }
-            // Hand out jobs to the free ranks.
-            while cut.is_none() {
-                let Some(rank) = (0..ranks).find(|&r| running[r].is_none()) else { break };
-                let Some(job) = split.next_job(|edge| searched[rank].contains(&edge)) else { break };
-                let message = JobMessage { job, time: time_left(limits, started), nodes: nodes_left(limits, nodes, ranks) };
-                if rank == 0 {
-                    local_jobs.send(message.clone()).expect("rank 0's search thread waits for jobs");
-                } else {
-                    world.process_at_rank(rank as i32).send(&message.encode()[..]);
+                if cluster.terminated() {
+                    return; // the job is ending: nobody waits for this rank's reports
                 }
-                running[rank] = Some(message);
-                jobs[rank] += 1;
-                // Later jobs about this move prefer the rank that searched it last.
-                searched.iter_mut().for_each(|s| s.retain(|&e| e != job.edge()));
-                searched[rank].push(job.edge());
             }
-            if split.is_done() && !split.is_busy() || cut.is_some() && !split.is_busy() {
-                break;
+            if to_search.is_some() && leader.immediate_probe().is_some() {
+                idle = false;
+                let (bytes, _) = leader.receive_vec::<u8>();
+                match decode::<Order>(&bytes).expect("rank 0's order") {
+                    Order::Test { id, target, bottom, time, nodes } => {
+                        let stop = Arc::new(AtomicBool::new(false));
+                        current = Some((id, stop.clone()));
+                        let limits = Limits { time, nodes, stop: Some(stop) };
+                        let search = to_search.as_ref().expect("the search thread is running");
+                        search.send((id, target, bottom, limits)).expect("the search thread waits for tests");
+                    }
+                    Order::Stop { id } => {
+                        if let Some((_, stop)) = current.as_ref().filter(|(current, _)| *current == id) {
+                            stop.store(true, Ordering::SeqCst);
+                        }
+                    }
+                    Order::End => {
+                        if let Some((_, stop)) = &current {
+                            stop.store(true, Ordering::SeqCst);
+                        }
+                        to_search = None; // the search thread ends after its last test
+                    }
+                }
             }
-            if cut.is_some() && stopping_since.get_or_insert_with(Instant::now).elapsed() > GRACE {
-                break; // a rank that does not answer is dead or stuck: keep what is proven
+            match searched.try_recv() {
+                Ok((id, tested)) => {
+                    idle = false;
+                    if current.as_ref().is_some_and(|(current, _)| *current == id) {
+                        current = None;
+                    }
+                    send(&Report::Tested { id, answer: tested.answer.map(|a| (a.value, a.mv)), nodes: tested.nodes });
+                }
+                Err(mpsc::TryRecvError::Disconnected) => {
+                    send(&Report::Done);
+                    return;
+                }
+                Err(mpsc::TryRecvError::Empty) => {}
             }
-            // Take one answer.
-            let answer = if let Ok(answer) = local_answers.try_recv() {
-                Some((0, answer))
-            } else if let Some(status) = world.any_process().immediate_probe() {
-                let rank = status.source_rank() as usize;
-                let (bytes, _) = world.process_at_rank(rank as i32).receive_vec::<u8>();
-                Some((rank, decode_answer(&bytes).expect("a rank's answer, written by the same code")))
-            } else {
-                None
-            };
-            let Some((rank, (outcome, job_nodes))) = answer else {
+            if idle {
                 std::thread::sleep(POLL);
-                continue;
-            };
-            let message = running[rank].take().expect("an answer comes from a rank with a job");
-            nodes += job_nodes;
-            split.record(message.job, outcome);
-            if split.is_stopped() {
-                cut.get_or_insert(Cut::Stopped);
-            }
-            let bounds = split.bounds();
-            if bounds != last_bounds {
-                last_bounds = bounds;
-                if let Some(observer) = options.observer {
-                    observer(&Progress { target: bounds.0, value: bounds.0, lower: bounds.0, upper: bounds.1, nodes });
-                }
-            }
-        }
-        drop(local_jobs); // ends rank 0's search thread once its job is done
-        if let (Some(message), Some(Cut::Terminated)) = (running[0].take(), cut) {
-            // Rank 0's own job was told to stop: what it proved still counts.
-            if let Ok((outcome, job_nodes)) = local_answers.recv_timeout(GRACE) {
-                nodes += job_nodes;
-                split.record(message.job, outcome);
-            }
-        }
-        if cut != Some(Cut::Terminated) {
-            for rank in 1..ranks {
-                world.process_at_rank(rank as i32).send(&[0u8; 0][..]);
             }
         }
     });
-    let (lower, upper) = split.bounds();
-    let (best_move, pv) = match split.best() {
-        Some((mv, line)) => (Some(mv), line.to_vec()),
-        None => (None, Vec::new()),
-    };
-    let exact = lower == upper && best_move.is_some();
-    // Cut short: the move with the best bound so far; it proves the root's lower bound unless
-    // that came from elsewhere (the best turn, a database), and is a guess then.
-    let (best_move, best_move_proven) = match (best_move, split.leader()) {
-        (Some(mv), _) => (Some(mv), true),
-        (None, Some((mv, reaches))) => (Some(mv), reaches >= lower),
-        (None, None) => (None, false),
-    };
-    let pv = if pv.is_empty() { best_move.into_iter().collect() } else { pv };
-    Distributed {
-        solution: Solution { lower, upper, best_move, best_move_proven, pv, nodes, elapsed: started.elapsed() },
-        cut: if exact { None } else { cut.or(Some(Cut::Stopped)) },
-        jobs,
-    }
-}
-
-/// The time a job may still take.
-fn time_left(limits: &Limits, started: Instant) -> Option<Duration> {
-    limits.time.map(|t| t.saturating_sub(started.elapsed()))
-}
-
-/// The nodes a job may visit: those left, shared by the ranks (so that all together stay
-/// within the limit).
-fn nodes_left(limits: &Limits, used: u64, ranks: usize) -> Option<u64> {
-    limits.nodes.map(|n| n.saturating_sub(used) / ranks as u64)
 }

@@ -12,9 +12,10 @@
 //! - [`serve_jobs`] and [`work_jobs`]: jobs (batch positions, atlas boards) handed out by
 //!   rank 0 to whichever rank is free, answers sent back to it; [`broadcast_bytes`] gives
 //!   every rank rank 0's input.
-//! - [`solve`]: `dakon solve` of one position by every rank: rank 0 tests and solves the
-//!   root's moves on whichever rank is free (`root_split.rs`, Young Brothers Wait at the
-//!   root), each rank with its own table, and combines the answers by minimax.
+//! - [`solve`]: `dakon solve` of one position by every rank: each of the driver's tests is
+//!   searched by every rank at once in one table ([`NodeMemory`]: an MPI shared-memory window
+//!   a node), the first rank to finish answering for all (`test_messages.rs`: the orders and
+//!   reports).
 //!
 //! `docs/DISTRIBUTED.md` says how to run it on a cluster and what it costs.
 
@@ -22,16 +23,17 @@ mod cluster;
 mod distributed_solve;
 mod jobs;
 mod level_message;
+mod node_memory;
 mod ownership;
 mod partition;
 mod phases;
-mod root_split;
 mod shared_build;
 mod shared_file;
-mod solve_job;
+mod test_messages;
 
 pub use cluster::Cluster;
 pub use distributed_solve::{solve, Cut, Distributed};
 pub use jobs::{broadcast_bytes, serve_jobs, work_jobs};
+pub use node_memory::{separate_ranks, NodeMemory, SEPARATE_RANKS};
 pub use phases::{Phases, Spent};
 pub use shared_build::{build_tiers, SharedBuild, SharedBuildReport};

@@ -107,6 +107,7 @@ pub mod rules;
 pub mod ruleset;
 pub mod search;
 pub mod solvable;
+pub mod table_memory;
 pub mod tables;
 pub mod tier_layout;
 pub mod transposition_key;

@@ -121,7 +121,10 @@ pub fn run(args: Args, cluster: Option<&Cluster>) -> Result<(), CliError> {
             (solver, true, Some(report))
         }
         None => {
-            let (solver, tables) = solver_for(rules, &search, &args.probe)?;
+            let (solver, tables) = match cluster {
+                Some(cluster) => distributed_solve::solver_for(cluster, rules, &search, &args.probe)?,
+                None => solver_for(rules, &search, &args.probe)?,
+            };
             (solver, tables, None)
         }
     };

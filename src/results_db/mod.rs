@@ -22,6 +22,8 @@ use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 pub use entry::{key_of, Bounds, Entry, Proof};
 pub use moves::{entries_of, prior_of, Prior, Proved};
 #[cfg(feature = "mpi")]
+pub use search::prior_or_nothing;
+#[cfg(feature = "mpi")]
 pub use search::solve_kept_by;
 pub use search::{analyse_moves_kept, keep, solve_kept};
 

@@ -18,7 +18,7 @@ fn no_tables() -> PathBuf {
 
 /// `mpirun` for `ranks` ranks of `program`: oversubscribed (the CI machine has 2 cores),
 /// allowed as root (the CI runs as root).
-fn mpirun_command(ranks: usize, program: &str, args: &[&str]) -> Command {
+pub fn mpirun_command(ranks: usize, program: &str, args: &[&str]) -> Command {
     let mut command = Command::new("mpirun");
     command
         .args(["--oversubscribe", "--bind-to", "none", "-np", &ranks.to_string(), program])

@@ -48,8 +48,8 @@
 //! others much; the measurements are in `docs/benchmarks/code-notes.md`.
 
 use super::budget::Budget;
+use super::delegated::RootTests;
 use super::estimate::{estimate, DEEP_ESTIMATE_NODES, ESTIMATE_NODES};
-use super::parallel::null_window;
 use super::{Progress, Solver};
 use crate::rules::{parity_ceil, parity_floor};
 use crate::solvable::Solvable;
@@ -141,12 +141,30 @@ impl Narrowing {
         budget: &Budget,
         observer: Option<&dyn Fn(&Progress)>,
     ) -> Bracket {
+        self.run_by(solver, pos, budget, observer, None)
+    }
+
+    /// [`Narrowing::run`] with each test run by `tests` when given (see
+    /// [`Solver::solve_by`](super::Solver::solve_by)), the nodes it reports charged to `budget`.
+    pub fn run_by<R: Solvable>(
+        &mut self,
+        solver: &Solver<R>,
+        pos: &R::Position,
+        budget: &Budget,
+        observer: Option<&dyn Fn(&Progress)>,
+        tests: Option<&RootTests<'_>>,
+    ) -> Bracket {
         let k = solver.rules.seeds_on_board(pos);
         let test = |target: i32, at_bottom: bool| {
             let before = budget.nodes();
-            // The bottom test expects every move to be refuted by the opponent taking every
-            // seed left: asked move by move, each child gets that cheap test first.
-            let answer = if at_bottom { solver.move_by_move(pos, target, budget) } else { null_window(solver, pos, target, budget) };
+            let answer = match tests {
+                Some(tests) => {
+                    let tested = tests(target, at_bottom);
+                    budget.charge(tested.nodes);
+                    tested.answer.map(|a| (a.value, a.mv))
+                }
+                None => solver.driver_test_within(pos, target, at_bottom, budget),
+            };
             answer.map(|(value, mv)| Answer { value, mv, costly: budget.nodes() - before >= WALK_JUMP_NODES })
         };
         let report = |target: i32, value: i32, bracket: &Bracket| {
@@ -202,7 +220,7 @@ struct Answer {
 }
 
 /// Narrows `bracket` (proven bounds of the future gain of `pos`) with a first test of "at
-/// least `first`", then as [`Narrowing::run`] does, until exact or until the budget runs out.
+/// least `first`", then as [`Narrowing::run_by`] does, until exact or until the budget runs out.
 pub(crate) fn narrow<R: Solvable>(
     solver: &Solver<R>,
     pos: &R::Position,
@@ -210,8 +228,9 @@ pub(crate) fn narrow<R: Solvable>(
     first: i32,
     budget: &Budget,
     observer: Option<&dyn Fn(&Progress)>,
+    tests: Option<&RootTests<'_>>,
 ) -> Bracket {
-    Narrowing::new(bracket, solver.rules.seeds_on_board(pos), first).run(solver, pos, budget, observer)
+    Narrowing::new(bracket, solver.rules.seeds_on_board(pos), first).run_by(solver, pos, budget, observer, tests)
 }
 
 /// What a test asked and showed, for choosing the next one.

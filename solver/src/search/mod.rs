@@ -54,6 +54,7 @@
 mod alphabeta;
 mod analysis;
 mod budget;
+mod delegated;
 mod driver;
 mod estimate;
 mod ordering;
@@ -68,9 +69,12 @@ use std::time::Duration;
 
 use crate::opening::{best_turn, TurnLimits};
 use crate::oracle::Oracle;
+use crate::rules::{parity_ceil, parity_floor};
 use crate::solvable::Solvable;
+use crate::table_memory::TableMemory;
 pub use analysis::MoveAnalysis;
 use budget::Budget;
+pub use delegated::{DriverTest, RootTests, TestAnswer};
 use driver::{narrow, Bracket};
 use ordering::Children;
 pub use parallel::Width;
@@ -200,6 +204,9 @@ pub struct Solver<R: Solvable> {
     /// the calling thread is a worker too); none otherwise.
     pool: Option<rayon::ThreadPool>,
     helpers: Helpers,
+    /// Whether other processes search the same trees in the same table (see
+    /// [`Solver::new_in`]): every test then defers busy children, as threads do.
+    in_company: bool,
 }
 
 impl<R: Solvable> Solver<R> {
@@ -209,6 +216,23 @@ impl<R: Solvable> Solver<R> {
     /// # Panics
     /// Panics if the worker threads cannot be started.
     pub fn new(rules: R, config: Config, oracle: Option<Arc<dyn Oracle<R>>>) -> Self {
+        Self::build(rules, config, oracle, None)
+    }
+
+    /// [`Solver::new`] with its transposition table and busy marks in memory from `lender`,
+    /// which other processes may share (MPI ranks on one node, each with a solver of the same
+    /// rules and `config.tt_bytes`): they then search each test together as the threads of
+    /// one solver do (simplified ABDADA, see `parallel`), every test deferring the children
+    /// another is busy with, and every entry one of them stores is a proof the others use.
+    ///
+    /// # Panics
+    /// Panics if the worker threads cannot be started.
+    pub fn new_in(rules: R, config: Config, oracle: Option<Arc<dyn Oracle<R>>>, lender: &dyn TableMemory) -> Self {
+        Self::build(rules, config, oracle, Some(lender))
+    }
+
+    /// The solver of [`Solver::new`] and [`Solver::new_in`].
+    fn build(rules: R, config: Config, oracle: Option<Arc<dyn Oracle<R>>>, lender: Option<&dyn TableMemory>) -> Self {
         let pool = (config.threads > 1).then(|| {
             rayon::ThreadPoolBuilder::new()
                 .num_threads(config.threads - 1)
@@ -216,9 +240,9 @@ impl<R: Solvable> Solver<R> {
                 .build()
                 .expect("cannot start the search threads")
         });
-        let table = Table::new(&rules, config.tt_bytes);
+        let table = Table::new_in(&rules, config.tt_bytes, lender);
         let helpers = Helpers::new(config.threads.saturating_sub(1), None);
-        Solver { rules, oracle, table, busy: Busy::new(), pool, helpers }
+        Solver { rules, oracle, table, busy: Busy::new(lender), pool, helpers, in_company: lender.is_some() }
     }
 
     /// This solver with each null-window test using only as many threads as `width` says
@@ -301,6 +325,11 @@ impl<R: Solvable> Solver<R> {
     /// assert!(tests.get() >= 1);
     /// ```
     pub fn solve_with(&self, pos: &R::Position, limits: &Limits, options: SolveOptions) -> Solution {
+        self.solve_tested(pos, limits, options, None)
+    }
+
+    /// [`Solver::solve_with`], its root tests run by `tests` when given.
+    fn solve_tested(&self, pos: &R::Position, limits: &Limits, options: SolveOptions, tests: Option<&RootTests<'_>>) -> Solution {
         let budget = Budget::new(limits);
         let moves = self.rules.legal_moves(pos);
         if moves.is_empty() {
@@ -319,7 +348,7 @@ impl<R: Solvable> Solver<R> {
         let mut start = Bracket::seeds(k);
         start.lower = options.proven_lower.map_or(start.lower, |lower| lower.clamp(-k, k));
         start.upper = options.proven_upper.map_or(start.upper, |upper| upper.clamp(start.lower, k));
-        let bracket = narrow(self, pos, start, k, &budget, options.observer);
+        let bracket = narrow(self, pos, start, k, &budget, options.observer, tests);
         let pv = if bracket.is_exact() { principal_variation(self, pos, bracket.lower, bracket.best_move, &budget) } else { Vec::new() };
         let proven_move = pv.first().copied().or(bracket.best_move);
         let best_move = proven_move.or_else(|| {
@@ -350,6 +379,21 @@ impl<R: Solvable> Solver<R> {
     /// how a long test shows what it has proven so far); `None` if it holds none.
     pub fn table_bounds(&self, pos: &R::Position) -> Option<(i32, i32)> {
         self.table.probe(&self.table.slot(&self.rules, pos)).map(|b| (b.lower as i32, b.upper as i32))
+    }
+
+    /// Keeps bounds `lower <= future gain <= upper` of `pos`, **proven elsewhere** (e.g. kept
+    /// in a results database by a run that was cut short), in the table, so that the searches
+    /// to come start from them (a wrong bound makes their results wrong). Bounds looser than
+    /// the seeds allow, or that the table's entry cannot hold, are not kept.
+    pub fn remember(&self, pos: &R::Position, lower: i32, upper: i32) {
+        let k = self.rules.seeds_on_board(pos);
+        let (lower, upper) = (parity_ceil(lower.max(-(k as i32)), k), parity_floor(upper.min(k as i32), k));
+        if lower <= upper && (lower, upper) != (-(k as i32), k as i32) {
+            // The most work an entry records: what a run's proof cost is not known here, and
+            // such bounds are the last to give way.
+            let bounds = tt::Bounds { lower: lower as i16, upper: upper as i16, mv: None, work: u8::MAX };
+            self.table.store(&self.table.slot(&self.rules, pos), bounds);
+        }
     }
 
     /// [`Solver::at_least`] with the work it took.

@@ -23,24 +23,29 @@ use super::budget::Budget;
 use super::tt::hash;
 use super::Solver;
 use crate::solvable::Solvable;
+use crate::table_memory::{Memory, TableMemory};
 
 /// The positions some worker is searching right now, by hash. Only a hint for scheduling: a
 /// collision or a lost update merely changes the order in which moves are searched.
+/// Its memory may be lent from outside ([`TableMemory`]), so that processes searching the
+/// same tree (MPI ranks on one node) defer to each other as threads do.
 pub(crate) struct Busy {
-    slots: Box<[AtomicU64]>,
+    slots: Memory,
 }
 
 const BUSY_SLOTS: usize = 1 << 14;
 
 impl Busy {
-    /// An empty table.
-    pub fn new() -> Self {
-        Busy { slots: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect() }
+    /// An empty table, in memory from `lender` when given.
+    pub fn new(lender: Option<&dyn TableMemory>) -> Self {
+        Busy { slots: Memory::zeroed(BUSY_SLOTS * std::mem::size_of::<AtomicU64>(), lender) }
     }
 
     fn slot<K: Hash>(&self, key: &K) -> (&AtomicU64, u64) {
         let h = hash(key) | 1;
-        (&self.slots[(h >> 32) as usize & (BUSY_SLOTS - 1)], h)
+        let index = (h >> 32) as usize & (BUSY_SLOTS - 1);
+        // SAFETY: the region holds BUSY_SLOTS words, aligned, zeroed at first (all free).
+        (unsafe { &*(self.slots.as_ptr() as *const AtomicU64).add(index) }, h)
     }
 
     /// Whether another worker is searching `key`.
@@ -125,7 +130,7 @@ pub(crate) fn null_window<R: Solvable>(solver: &Solver<R>, pos: &R::Position, ta
             }
             work(true);
         }),
-        _ => work(false),
+        _ => work(solver.in_company),
     }
     solver.helpers.release(helpers);
     answer.into_inner().unwrap_or_else(|e| e.into_inner())

@@ -1,7 +1,7 @@
 //! The transposition table: proven bounds of future gains, for the very board they were
 //! proven on, in a fixed memory budget.
 //!
-//! Two layouts, chosen when the table is made (see [`Table::new`]):
+//! Two layouts, chosen when the table is made (see [`Table::new_in`]):
 //! - **compact** (`compact`): one 64-bit word an entry, eight a 64-byte bucket. A board is
 //!   numbered losslessly by its *short code* (`code`: boards with fewer seeds plus its perfect
 //!   index in its tier, scrambled by a bijection); the code's low bits choose the bucket and
@@ -42,6 +42,7 @@ mod wide;
 
 use std::marker::PhantomData;
 
+use crate::table_memory::TableMemory;
 use crate::tier_layout::TierLayout;
 use crate::transposition_key::TranspositionKey;
 use code::ShortCode;
@@ -91,7 +92,7 @@ const OVERFLOW_SHARE: usize = 16;
 
 impl<R: TranspositionKey + TierLayout> Table<R> {
     /// A table of at most `bytes` bytes (a power of two 64-byte buckets) for the boards of
-    /// `rules`, plus, in the compact layout, a wide table of a sixteenth of that for boards
+    /// `rules`, in memory from `lender` when given (else this process's own), plus, in the compact layout, a wide table of a sixteenth of that for boards
     /// above the short code's ceiling (mapped only as it is used: unused, it costs nothing).
     ///
     /// The layout is compact when the short code covers the standard start of the board
@@ -99,21 +100,24 @@ impl<R: TranspositionKey + TierLayout> Table<R> {
     ///
     /// # Panics
     /// Aborts through [`std::alloc::handle_alloc_error`] if the memory cannot be allocated.
-    pub fn new(rules: &R, bytes: usize) -> Self {
-        let table = Compact::new(bytes);
+    pub fn new_in(rules: &R, bytes: usize, lender: Option<&dyn TableMemory>) -> Self {
         // A tier of one seed holds one board per hole.
         let holes = rules.tier_size(1) as u32;
         let standard = holes * holes / 2;
-        match ShortCode::new(rules, table.code_width()) {
+        match ShortCode::new(rules, Compact::code_width_for(bytes)) {
             Some(code) if code.ceiling() >= standard => {
-                let wide = Wide::new(table.bytes() / OVERFLOW_SHARE);
+                let table = Compact::new(bytes, lender);
+                let wide = Wide::new(table.bytes() / OVERFLOW_SHARE, lender);
                 Table { compact: Some(Coded { code, table }), wide, rules: PhantomData }
             }
-            _ => {
-                drop(table);
-                Table { compact: None, wide: Wide::new(bytes), rules: PhantomData }
-            }
+            _ => Table { compact: None, wide: Wide::new(bytes, lender), rules: PhantomData },
         }
+    }
+
+    /// [`Table::new_in`] this process's own memory.
+    #[cfg(test)]
+    pub fn new(rules: &R, bytes: usize) -> Self {
+        Self::new_in(rules, bytes, None)
     }
 
     /// Bytes of the table (both layouts' in a compact table).

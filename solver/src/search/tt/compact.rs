@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::code::MAX_SEEDS;
 use super::Bounds;
-use crate::memory::ZeroedMemory;
+use crate::table_memory::{Memory, TableMemory};
 
 /// Bits of the tag: what the entry keeps of the short code beyond the bucket index.
 pub(crate) const TAG_BITS: u32 = 40;
@@ -86,7 +86,7 @@ const _: () = assert!(IN_USE == 1 << (TAG_SHIFT - 1));
 /// A fixed array of compact buckets.
 pub(crate) struct Compact {
     /// The buckets' memory: zeroed (every entry unused), mapped as it is used.
-    memory: ZeroedMemory,
+    memory: Memory,
     bucket_bits: u32,
 }
 
@@ -95,10 +95,21 @@ impl Compact {
     ///
     /// # Panics
     /// Aborts through [`std::alloc::handle_alloc_error`] if the memory cannot be allocated.
-    pub fn new(bytes: usize) -> Self {
+    pub fn new(bytes: usize, lender: Option<&dyn TableMemory>) -> Self {
+        let bucket_bits = Self::bucket_bits(bytes);
+        Compact { memory: Memory::zeroed(std::mem::size_of::<Bucket>() << bucket_bits, lender), bucket_bits }
+    }
+
+    /// Bits of the bucket index of a table of at most `bytes` bytes.
+    fn bucket_bits(bytes: usize) -> u32 {
         let wanted = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        let bucket_bits = usize::BITS - 1 - wanted.leading_zeros();
-        Compact { memory: ZeroedMemory::new(std::mem::size_of::<Bucket>() << bucket_bits), bucket_bits }
+        usize::BITS - 1 - wanted.leading_zeros()
+    }
+
+    /// Bits of the short code that bucket and tag together identify in the table
+    /// `Compact::new(bytes, ..)` makes.
+    pub fn code_width_for(bytes: usize) -> u32 {
+        (Self::bucket_bits(bytes) + TAG_BITS).min(64)
     }
 
     /// Bytes used by the table.
@@ -106,12 +117,7 @@ impl Compact {
         std::mem::size_of::<Bucket>() << self.bucket_bits
     }
 
-    /// Bits of the short code that bucket and tag together identify.
-    pub fn code_width(&self) -> u32 {
-        (self.bucket_bits + TAG_BITS).min(64)
-    }
-
-    /// The bucket and tag of a scrambled short code below `2^code_width()`.
+    /// The bucket and tag of a scrambled short code below `2^code_width_for(bytes)`.
     #[inline]
     pub fn locate(&self, code: u64) -> (usize, u64) {
         ((code & ((1 << self.bucket_bits) - 1)) as usize, code >> self.bucket_bits)

@@ -28,7 +28,7 @@ use std::hash::{Hash, Hasher};
 use std::sync::atomic::{fence, AtomicU32, AtomicU64, Ordering};
 
 use super::Bounds;
-use crate::memory::ZeroedMemory;
+use crate::table_memory::{Memory, TableMemory};
 
 /// An unused entry: all zero, so that a table can be allocated zeroed (the system then maps
 /// its memory lazily and creating even a large table costs nothing); packed bounds always set
@@ -104,7 +104,7 @@ impl Bucket {
 /// A fixed-size, thread-safe table of proven bounds keyed by whole 128-bit keys.
 pub(crate) struct Wide {
     /// The buckets' memory: zeroed, mapped as it is used.
-    memory: ZeroedMemory,
+    memory: Memory,
     mask: usize,
 }
 
@@ -114,12 +114,12 @@ impl Wide {
     ///
     /// # Panics
     /// Aborts through [`std::alloc::handle_alloc_error`] if the memory cannot be allocated.
-    pub fn new(bytes: usize) -> Self {
+    pub fn new(bytes: usize, lender: Option<&dyn TableMemory>) -> Self {
         let size = std::mem::size_of::<Bucket>();
         let wanted = (bytes / size).max(1);
         let count = if wanted.is_power_of_two() { wanted } else { wanted.next_power_of_two() / 2 };
         // All-zero bytes are a valid bucket: sequence number even, every entry EMPTY.
-        Wide { memory: ZeroedMemory::new(count.checked_mul(size).expect("table size overflows")), mask: count - 1 }
+        Wide { memory: Memory::zeroed(count.checked_mul(size).expect("table size overflows"), lender), mask: count - 1 }
     }
 
     #[inline]
@@ -251,7 +251,7 @@ mod tests {
 
     #[test]
     fn stores_and_finds_bounds_by_full_key() {
-        let table = Wide::new(1 << 12);
+        let table = Wide::new(1 << 12, None);
         let bounds = Bounds { lower: -3, upper: 7, mv: Some(2), work: 5 };
         table.store(42, bounds);
         assert_eq!(table.probe(42), Some(bounds));
@@ -283,7 +283,7 @@ mod tests {
 
     #[test]
     fn bounds_too_wide_for_an_entry_are_not_stored() {
-        let table = Wide::new(1 << 12);
+        let table = Wide::new(1 << 12, None);
         table.store(7, Bounds { lower: -600, upper: 600, mv: None, work: 1 });
         assert_eq!(table.probe(7), None);
     }
@@ -291,7 +291,7 @@ mod tests {
     #[test]
     fn concurrent_writers_never_make_a_probe_see_a_torn_entry() {
         // Each key's bounds are a function of the key; two threads hammer one tiny table.
-        let table = Wide::new(256);
+        let table = Wide::new(256, None);
         let bounds_of =
             |key: u128| Bounds { lower: (key % 500) as i16, upper: (key % 500) as i16, mv: Some((key % 16) as u8), work: (key % 60) as u8 };
         std::thread::scope(|scope| {
@@ -313,7 +313,7 @@ mod tests {
 
     #[test]
     fn a_one_bucket_table_never_confuses_keys() {
-        let table = Wide::new(1);
+        let table = Wide::new(1, None);
         for key in 0..100u128 {
             table.store(key, Bounds { lower: key as i16, upper: key as i16, mv: None, work: (key % 7) as u8 });
         }

@@ -1,0 +1,99 @@
+//! The memory that the ranks on one node share: each table a solver asks for is one MPI-3
+//! shared-memory window (`MPI_Win_allocate_shared` on the node's communicator,
+//! `MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)`), which every rank of the node maps, so a
+//! probe of an entry another rank stored is a plain load, as between threads.
+//!
+//! With [`SEPARATE_RANKS`] set, every rank is a node of its own (its own table): the
+//! cross-node path of a distributed solve, testable on one machine.
+
+use std::ffi::c_void;
+
+use dakon_solver::table_memory::{LentMemory, TableMemory};
+use mpi::collective::CommunicatorCollectives;
+use mpi::topology::{Color, Communicator, SimpleCommunicator};
+use mpi::traits::AsRaw;
+
+use crate::cluster::Cluster;
+
+/// The environment variable that makes every rank its own node (any value but `0`).
+pub const SEPARATE_RANKS: &str = "DAKON_MPI_SEPARATE_RANKS";
+
+/// The ranks of this node, lending their solvers shared windows.
+pub struct NodeMemory {
+    node: SimpleCommunicator,
+}
+
+// SAFETY: the communicator is only used by `lend`, which the solver calls while it is built,
+// on the thread that joined MPI (see `Cluster::join`); MPI handles are plain values.
+unsafe impl Send for NodeMemory {}
+unsafe impl Sync for NodeMemory {}
+
+impl NodeMemory {
+    /// The ranks of `cluster` on this node (all ranks must call it): those that share memory,
+    /// or this rank alone when [`SEPARATE_RANKS`] says so.
+    pub fn join(cluster: &Cluster) -> NodeMemory {
+        let world = cluster.world();
+        let node = if separate_ranks() {
+            world.split_by_color(Color::with_value(world.rank())).expect("every rank gives a colour")
+        } else {
+            world.split_shared(world.rank())
+        };
+        NodeMemory { node }
+    }
+
+    /// Ranks on this node.
+    pub fn ranks(&self) -> usize {
+        self.node.size() as usize
+    }
+
+    /// This rank's number on its node.
+    pub fn rank(&self) -> usize {
+        self.node.rank() as usize
+    }
+}
+
+/// Whether [`SEPARATE_RANKS`] is set.
+pub fn separate_ranks() -> bool {
+    std::env::var_os(SEPARATE_RANKS).is_some_and(|v| v != "0")
+}
+
+impl TableMemory for NodeMemory {
+    /// Collective on the node: the node's first rank allocates, all map it, each zeroes a
+    /// share, and none goes on before all have.
+    fn lend(&self, bytes: usize) -> LentMemory {
+        let mine = if self.node.rank() == 0 { bytes + 64 } else { 0 };
+        let mut base: *mut c_void = std::ptr::null_mut();
+        let mut window: mpi::ffi::MPI_Win = unsafe { std::mem::zeroed() };
+        // SAFETY: the arguments are valid for the duration of the calls; MPI writes the
+        // window handle and base pointers we pass.
+        unsafe {
+            let code = mpi::ffi::MPI_Win_allocate_shared(
+                mine as mpi::ffi::MPI_Aint,
+                1,
+                mpi::ffi::RSMPI_INFO_NULL,
+                self.node.as_raw(),
+                &mut base as *mut *mut c_void as *mut c_void,
+                &mut window,
+            );
+            assert_eq!(code, 0, "MPI_Win_allocate_shared of {bytes} bytes failed");
+            let (mut size, mut unit) = (0 as mpi::ffi::MPI_Aint, 0);
+            let code = mpi::ffi::MPI_Win_shared_query(window, 0, &mut size, &mut unit, &mut base as *mut *mut c_void as *mut c_void);
+            assert_eq!(code, 0, "MPI_Win_shared_query failed");
+        }
+        let base = base as *mut u8;
+        // Every process maps the segment at a page boundary, so the offset is the same on all.
+        let start = base.wrapping_add(base.align_offset(64));
+        let (ranks, rank) = (self.ranks(), self.rank());
+        let share = bytes.div_ceil(ranks);
+        let from = (rank * share).min(bytes);
+        // SAFETY: `start..start + bytes` lies in the window; each rank zeroes its own share.
+        unsafe { std::ptr::write_bytes(start.add(from), 0, share.min(bytes - from)) };
+        self.node.barrier();
+        // The window is never freed: `MPI_Win_free` is collective, and each rank drops its
+        // solver when it is done with it, not at one moment of the job; the memory goes when
+        // the process ends.
+        // SAFETY: so the window stays mapped while the process lives; it is zeroed, aligned
+        // to 64 and `bytes` long.
+        unsafe { LentMemory::new(start, Box::new(())) }
+    }
+}
