@@ -52,7 +52,7 @@ fn unsolved_values(size: usize) -> Vec<u8> {
 }
 
 /// A solved tier: its values (one byte each, two's complement, in index order) and each
-/// position's [`Mark`].
+/// position's `Mark`.
 pub struct SolvedTier {
     /// The values.
     pub values: Vec<u8>,
@@ -117,7 +117,7 @@ fn checked_tier_size<R: BuildSchedule>(rules: &R, seeds: u32) -> Result<usize, T
 /// positions it owns one level of [`BuildSchedule::tier_order`] at a time, lowest first, and records
 /// the values and marks the others found before it starts the next level. It holds the
 /// tier's values, their marks (so that the file is written without a second pass, as for
-/// [`solve_tier`]) and which of them are known.
+/// `solve_tier`) and which of them are known.
 pub struct SharedTier<'a, R: BuildSchedule> {
     rules: &'a R,
     seeds: u32,
@@ -173,7 +173,7 @@ impl<'a, R: BuildSchedule> SharedTier<'a, R> {
         !self.bytes.contains(&UNSOLVED)
     }
 
-    /// The whole tier, as [`solve_tier`] gives it.
+    /// The whole tier, as `solve_tier` gives it.
     pub fn into_solved(self) -> SolvedTier {
         SolvedTier { values: self.bytes, marks: self.marks }
     }
