@@ -7,7 +7,7 @@
 //! When `g - k > 0` the turn alone proves a forced win, which on the traditional boards is
 //! found in milliseconds, long before an exact search could finish.
 //!
-//! The search is generic over [`Rules`]; it enumerates the tree of the turn (each extra move
+//! The search is generic over [`Rules`](crate::rules::Rules); it enumerates the tree of the turn (each extra move
 //! branches again; the turn ends when the other player is to move or the game is over),
 //! skipping positions already met within the turn, and keeps the turn with the best proven
 //! bound.

@@ -269,7 +269,11 @@ impl Work<'_> {
                 let (solver, tables) = &self.solvers[&position.holes()];
                 let searched = record::Searched { solver, tables: *tables, db: self.db };
                 let record = record::solve(&searched, item.line, position, self.limits, self.all_moves);
-                (!interrupt_flag().load(Ordering::Relaxed)).then(|| Answer { json: to_json(&record), failed: false, exact: record.exact })
+                (!interrupt_flag().load(Ordering::Relaxed)).then(|| Answer {
+                    json: to_json(&record),
+                    failed: false,
+                    exact: record.solution.exact,
+                })
             }
         }
     }

@@ -1,10 +1,11 @@
 //! `dakon best`: every legal move with its exact value, best first.
 
 use dakon_solver::rules::Rules;
+use dakon_solver::ruleset::outcome;
 use dakon_solver::search::Limits;
 
 use crate::cli_error::CliError;
-use crate::commands::solve::{outcome, rules_note};
+use crate::commands::solve::rules_note;
 use crate::db_arg::DbArgs;
 use crate::position_arg::PositionArgs;
 use crate::ranked_moves::ranked_moves;

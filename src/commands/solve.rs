@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use dakon_solver::certificate::Claim;
 use dakon_solver::dakon::{Player, Position};
 use dakon_solver::rules::Rules;
-use dakon_solver::ruleset::RuleSet;
+use dakon_solver::ruleset::{outcome, RuleSet, SolutionRecord};
 use dakon_solver::search::{Solution, Solver};
 use dakon_solver::tables::BuildReport;
 
@@ -270,29 +270,20 @@ pub fn rules_note(rules: &RuleSet) -> String {
     }
 }
 
+/// The solution record, with what only `solve` adds: the result in words, the final stores,
+/// the speed and whether tables were used.
 fn json(rules: &RuleSet, position: &Position, solution: &Solution, tables: bool) -> serde_json::Value {
-    let stored = position.store_difference();
-    let (lower, upper) = (stored + solution.lower, stored + solution.upper);
-    let exact = solution.is_exact();
-    let seconds = solution.elapsed.as_secs_f64();
-    let (s0, s1) = final_stores(position, lower);
-    serde_json::json!({
-        "position": position.to_string(),
-        "rules": rules.name(),
-        "value": exact.then_some(lower),
-        "exact": exact,
-        "lower": lower,
-        "upper": upper,
-        "result": exact.then(|| outcome(lower)),
-        "final_stores": exact.then(|| serde_json::json!({"s0": s0, "s1": s1})),
-        "best_move": solution.best_move.map(|mv| position.absolute_hole(position.mover(), mv as usize)),
-        "best_move_proven": solution.best_move_proven,
-        "pv": absolute_line(rules, position, &solution.pv).0,
-        "nodes": solution.nodes,
-        "seconds": seconds,
-        "nodes_per_second": solution.nodes as f64 / seconds.max(1e-9),
+    let record = SolutionRecord::new(rules, position, solution);
+    let (s0, s1) = final_stores(position, record.lower);
+    let extra = serde_json::json!({
+        "result": record.result(),
+        "final_stores": record.exact.then(|| serde_json::json!({"s0": s0, "s1": s1})),
+        "nodes_per_second": record.nodes as f64 / record.seconds.max(1e-9),
         "tables": tables,
-    })
+    });
+    let mut json = serde_json::to_value(record).expect("a solution record is plain data");
+    json.as_object_mut().expect("a record is an object").extend(extra.as_object().expect("an object").clone());
+    json
 }
 
 fn print_text(rules: &RuleSet, position: &Position, solution: &Solution, tables: bool) {
@@ -320,15 +311,6 @@ fn print_text(rules: &RuleSet, position: &Position, solution: &Solution, tables:
         println!("principal variation: {}", pv.iter().map(|h| h.to_string()).collect::<Vec<_>>().join(" "));
     }
     print_work(solution.nodes, solution.elapsed.as_secs_f64(), tables);
-}
-
-/// Win, draw or loss for the player to move, from the final store difference.
-pub fn outcome(value: i32) -> &'static str {
-    match value.signum() {
-        1 => "win",
-        0 => "draw",
-        _ => "loss",
-    }
 }
 
 /// The line of work done: nodes, time, speed, tables.

@@ -1,5 +1,5 @@
 //! Kalah, the second rule set, played on the Dakon board: the same holes, numbering,
-//! notation, [`Key`] and perfect index ([`crate::dakon`]), other moves.
+//! notation, [`Key`](crate::dakon::Key) and perfect index ([`crate::dakon`]), other moves.
 //!
 //! - One lap only (no relay). Last seed in the mover's store: the mover moves again.
 //! - Last seed alone in an empty hole of the mover's side: it and the facing hole's seeds go

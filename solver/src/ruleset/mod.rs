@@ -22,10 +22,12 @@
 mod line;
 mod name;
 mod played;
+mod solution_record;
 
 pub use line::absolute_line;
 pub use name::{RulesName, UnknownRules};
 pub use played::Played;
+pub use solution_record::{outcome, MoveRecord, SolutionRecord};
 
 use crate::dakon::{Dakon, DakonBoardRules, MoveError, Position, PositionError};
 use crate::kalah::{CaptureRule, Kalah};

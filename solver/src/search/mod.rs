@@ -1,4 +1,4 @@
-//! Exact game-tree search over any [`Rules`].
+//! Exact game-tree search over any [`Rules`](crate::rules::Rules).
 //!
 //! The search works on *future gains* (see [`crate::rules`]) and proves them with null-window
 //! alpha-beta searches (pieces, one concept per file):

@@ -8,7 +8,7 @@
 //! - [`TableFile`] reads one file: header and index checks, all values, or one value.
 //! - [`TableSet`] loads the tiers of one board and answers [`Oracle::probe`](crate::oracle::Oracle::probe).
 //!
-//! The format is described byte by byte in `docs/formats/tables.md` and in [`format`].
+//! The format is described byte by byte in `docs/formats/tables.md` and in [`format`](mod@format).
 
 pub mod budget;
 mod build_progress;

@@ -49,7 +49,7 @@ fn unsolved_values(size: usize) -> Vec<u8> {
 }
 
 /// A solved tier: its values (one byte each, two's complement, in index order) and each
-/// position's [`Mark`].
+/// position's `Mark`.
 pub struct SolvedTier {
     /// The values.
     pub values: Vec<u8>,

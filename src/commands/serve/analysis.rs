@@ -6,13 +6,13 @@ use std::time::{Duration, Instant};
 
 use dakon_solver::dakon::Position;
 use dakon_solver::rules::Rules;
+use dakon_solver::ruleset::outcome;
 use dakon_solver::search::{Limits, Solution};
 
 use super::registry::BoardSolver;
 use super::rounds::{value_every_move, Valued};
 use super::rule_set::RuleSet;
 use crate::commands::show;
-use crate::commands::solve::outcome;
 use crate::line::absolute_line;
 use crate::ranked_moves::ranked_moves;
 use crate::results_db::{entries_of, Bounds, Entry, Prior, Proof, Proved};
