@@ -5,7 +5,7 @@
 //! OpenSpiel bridge and the PettingZoo environment.
 //!
 //! Every long call runs the Rust work on a thread of its own while the calling thread, with
-//! the GIL released, waits for it and looks for Ctrl-C between waits ([`wait`]).
+//! the GIL released, waits for it and looks for Ctrl-C between waits (`wait`).
 
 mod certificates;
 mod errors;

@@ -4,6 +4,7 @@
 use std::cmp::Reverse;
 
 use dakon_solver::dakon::Position;
+use dakon_solver::ruleset::MoveRecord;
 use dakon_solver::search::MoveValue;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -34,13 +35,8 @@ pub struct PyMoveValue {
 impl PyMoveValue {
     /// The value of the move `value` describes (future gains) in `position`, not yet ranked.
     fn new(position: &Position, value: &MoveValue) -> PyMoveValue {
-        let stores = position.store_difference();
-        PyMoveValue {
-            hole: position.absolute_hole(position.mover(), value.mv as usize),
-            lower: stores + value.lower,
-            upper: stores + value.upper,
-            proven_best: false,
-        }
+        let MoveRecord { hole, lower, upper, .. } = MoveRecord::new(position, value);
+        PyMoveValue { hole, lower, upper, proven_best: false }
     }
 }
 

@@ -4,7 +4,7 @@
 use std::hash::{Hash, Hasher};
 
 use dakon_solver::dakon::Position;
-use dakon_solver::ruleset::{absolute_line, RuleSet};
+use dakon_solver::ruleset::{RuleSet, SolutionRecord};
 use dakon_solver::search::Solution;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -56,18 +56,10 @@ impl PySolution {
     /// The solution of `position` under `rules` that `solution` (future gains, rules-level
     /// moves) describes.
     pub fn new(rules: &RuleSet, position: &Position, solution: &Solution, tables: bool) -> PySolution {
-        let stores = position.store_difference();
-        PySolution {
-            position: PyPosition { position: *position, rules: rules.rules_name() },
-            lower: stores + solution.lower,
-            upper: stores + solution.upper,
-            best_move: solution.best_move.map(|mv| position.absolute_hole(position.mover(), mv as usize)),
-            best_move_proven: solution.best_move_proven,
-            pv: absolute_line(rules, position, &solution.pv).0,
-            nodes: solution.nodes,
-            seconds: solution.elapsed.as_secs_f64(),
-            tables,
-        }
+        let SolutionRecord { lower, upper, best_move, best_move_proven, pv, nodes, seconds, .. } =
+            SolutionRecord::new(rules, position, solution);
+        let position = PyPosition { position: *position, rules: rules.rules_name() };
+        PySolution { position, lower, upper, best_move, best_move_proven, pv, nodes, seconds, tables }
     }
 
     /// What equality and the hash compare: the result, not how it was found.
