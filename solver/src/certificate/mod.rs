@@ -46,7 +46,8 @@ pub const CHECKER_TIER_LIMIT: u64 = 1 << 21;
 /// row, 10 for 7, 9 for 8, 8 for 9).
 ///
 /// A larger `L` leaves more to the checker's own minimax: smaller files, slower checks; this
-/// rule keeps every board size's check near or under 0.3 s a position.
+/// rule keeps the checker's time a position about the same on every board size (figures:
+/// `docs/benchmarks/certificates.md`).
 ///
 /// ```
 /// use dakon_solver::certificate::default_small_seeds;
