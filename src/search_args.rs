@@ -129,7 +129,8 @@ pub fn build_and_say(
     who: &str,
 ) -> Result<(TableSet<RuleSet>, BuildReport), CliError> {
     let dir = probe.tables.dir();
-    let options = BuildOptions { threads, progress: None, stop: Some(stop), memory_limit: None };
+    // The solve searches with the tiers as built: images would only add writing to its time.
+    let options = BuildOptions { threads, progress: None, stop: Some(stop), memory_limit: None, write_images: false };
     let (report, tables) = build_and_load(&rules, &dir, max_seeds, &options).map_err(|e| CliError::Failure(e.to_string()))?;
     let Some(tables) = tables else {
         return Err(CliError::Failure(format!(
