@@ -8,7 +8,9 @@ use std::time::{Duration, Instant};
 
 use dakon_solver::rules::Rules;
 use dakon_solver::ruleset::{RuleSet, RulesName};
-use dakon_solver::tables::{build_tiers, image_path, tier_path, BuildOptions, LoadOptions, TableError, TableFile, TableSet};
+use dakon_solver::tables::{
+    build_and_load, build_tiers, image_path, tier_path, BuildOptions, LoadOptions, TableError, TableFile, TableSet,
+};
 
 const TOP: u32 = 9;
 
@@ -95,6 +97,22 @@ fn a_build_asked_for_images_writes_those_a_decoding_load_writes() {
         // The first load after the build reads them: the top tier's file could not be decoded.
         flip_byte(&tier_path(&rules, dir.path(), TOP), |len| len - 2);
         assert!(load_and_check(&rules, dir.path(), &LoadOptions::default(), &values).is_empty());
+    }
+}
+
+#[test]
+fn a_build_kept_in_memory_writes_the_images_a_build_to_disk_writes() {
+    for name in RulesName::ALL {
+        let rules = RuleSet::new(name, 3).unwrap();
+        let (on_disk, kept) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let options = BuildOptions { threads: 2, write_images: true, ..BuildOptions::default() };
+        build_tiers(&rules, on_disk.path(), TOP, &options).unwrap();
+        let (_, tables) = build_and_load(&rules, kept.path(), TOP, &options).unwrap();
+        assert!(tables.is_some(), "{name}");
+        for k in 0..=TOP {
+            let (a, b) = (image(&rules, on_disk.path(), k), image(&rules, kept.path(), k));
+            assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap(), "{name} tier {k}");
+        }
     }
 }
 

@@ -169,7 +169,8 @@ pub fn build_tiers_with<R: BuildSchedule>(
 /// solved now is packed from its values, with no decoding of the file just written (tiers
 /// already present are read, as a higher tier needs them anyway). What a run that builds its
 /// tables and then searches saves: decoding format 2 costs a one-ply look-up a position.
-/// The tables are `None` if the build was interrupted.
+/// The tables are `None` if the build was interrupted. With `options.write_images`, each tier
+/// built now gets its memory image, written from its packed form.
 ///
 /// # Errors
 /// As [`build_tiers`], and [`TableError::Corrupt`] if a present tier holds a value the
@@ -181,11 +182,16 @@ pub fn build_and_load<R: BuildSchedule + Clone + 'static>(
     options: &BuildOptions,
 ) -> Result<(BuildReport, Option<TableSet<R>>), TableError> {
     let pool = worker_pool(options.threads, dir)?;
-    let (report, values) = build_keeping(rules, dir, max_seeds, options, &mut InThisProcess(&pool), true)?;
+    // The images are written from the tiers packed for the search, not packed twice.
+    let keeping = BuildOptions { write_images: false, ..options.clone() };
+    let (report, values) = build_keeping(rules, dir, max_seeds, &keeping, &mut InThisProcess(&pool), true)?;
     if report.interrupted {
         return Ok((report, None));
     }
     let tables = pool.install(|| TableSet::from_values(rules, values, &report))?;
+    if options.write_images {
+        tables.write_built_images(&report)?;
+    }
     Ok((report, Some(tables)))
 }
 
