@@ -22,6 +22,7 @@
 
 mod checkpoint;
 mod cluster;
+mod cluster_region;
 mod distributed_solve;
 mod jobs;
 mod node_memory;
@@ -34,8 +35,9 @@ mod successor_exchange;
 mod test_messages;
 
 pub use cluster::Cluster;
+pub use cluster_region::{SHARED_FROM_SEEDS, SHARED_SEEDS};
 pub use distributed_solve::{solve, Cut, Distributed};
 pub use jobs::{broadcast_bytes, serve_jobs, work_jobs};
-pub use node_memory::{separate_ranks, NodeMemory, SEPARATE_RANKS};
+pub use node_memory::{separate_ranks, NodeMemory, CROSS_NODE, SEPARATE_RANKS};
 pub use phases::{Phases, Spent};
 pub use shared_build::{build_tiers, PartitionOptions, RankFigures, SharedBuildReport};
