@@ -9,12 +9,14 @@ use dakon_solver::peer_region::PeerRegion;
 use mpi::ffi;
 
 /// The environment variable that sets from how many seeds on the board a position's entry
-/// lives on its owner node (default [`SHARED_FROM_SEEDS`]).
+/// lives on its owner node (by default, see [`SHALLOW_SEEDS`]).
 pub const SHARED_SEEDS: &str = "DAKON_MPI_SHARED_SEEDS";
 
-/// Positions with at least this many seeds share their entries across nodes by default: each
-/// remote probe is a round trip between nodes, worth it where a subtree is large.
-pub const SHARED_FROM_SEEDS: u32 = 0;
+/// By default, positions with at most this many seeds fewer than the root's keep their entries
+/// on their owner node: each remote probe is a round trip between nodes, worth it only where
+/// a subtree is large, and the deeper positions, far more of them, stay in the searching
+/// node's own table.
+pub const SHALLOW_SEEDS: u32 = 4;
 
 /// One lent region of every node, as one MPI window over the world.
 pub struct ClusterRegion {
@@ -33,17 +35,26 @@ unsafe impl Sync for ClusterRegion {}
 impl ClusterRegion {
     /// Collective over `world`: a window over `bytes` at `start` on each node's first rank
     /// (`exposes`), nothing on the others. `leaders` lists the first rank of every node,
-    /// `node` is this rank's.
+    /// `node` is this rank's. Boards with at least `shared_from` seeds (unless [`SHARED_SEEDS`]
+    /// says otherwise) keep their entries on their owner.
     ///
     /// # Safety
     /// `start..start + bytes` must stay mapped for as long as the process lives when
     /// `exposes`; the window is never freed (as the node's shared window is not).
-    pub unsafe fn new(world: ffi::MPI_Comm, start: *mut u8, bytes: usize, exposes: bool, leaders: Vec<i32>, node: usize) -> Self {
+    pub unsafe fn new(
+        world: ffi::MPI_Comm,
+        start: *mut u8,
+        bytes: usize,
+        exposes: bool,
+        leaders: Vec<i32>,
+        node: usize,
+        shared_from: u32,
+    ) -> Self {
         let mut window: ffi::MPI_Win = std::mem::zeroed();
         let (base, size) = if exposes { (start as *mut c_void, bytes) } else { (std::ptr::null_mut(), 0) };
         let code = ffi::MPI_Win_create(base, size as ffi::MPI_Aint, 8, ffi::RSMPI_INFO_NULL, world, &mut window);
         assert_eq!(code, 0, "MPI_Win_create of {bytes} bytes failed");
-        let shared_from = std::env::var(SHARED_SEEDS).ok().and_then(|v| v.parse().ok()).unwrap_or(SHARED_FROM_SEEDS);
+        let shared_from = std::env::var(SHARED_SEEDS).ok().and_then(|v| v.parse().ok()).unwrap_or(shared_from);
         ClusterRegion { window, leaders, node, shared_from }
     }
 

@@ -42,6 +42,8 @@ struct Nodes {
     leaders: Vec<i32>,
     /// This rank's node, its place in `leaders`.
     node: usize,
+    /// Boards with at least this many seeds keep their entries on their owner node.
+    shared_from: u32,
 }
 
 // SAFETY: the communicator is only used by `lend`, which the solver calls while it is built,
@@ -51,8 +53,9 @@ unsafe impl Sync for NodeMemory {}
 
 impl NodeMemory {
     /// The ranks of `cluster` on this node (all ranks must call it): those that share memory,
-    /// or this rank alone when [`SEPARATE_RANKS`] says so.
-    pub fn join(cluster: &Cluster) -> NodeMemory {
+    /// or this rank alone when [`SEPARATE_RANKS`] says so. Across nodes, the boards with at
+    /// least `shared_from` seeds keep their entries on the node that owns them.
+    pub fn join(cluster: &Cluster, shared_from: u32) -> NodeMemory {
         let world = cluster.world();
         let node = if separate_ranks() {
             world.split_by_color(Color::with_value(world.rank())).expect("every rank gives a colour")
@@ -71,7 +74,7 @@ impl NodeMemory {
         let shared = wanted && leaders.len() > 1 && cluster.threads_may_call_mpi();
         let cluster = shared.then(|| {
             let node = leaders.iter().position(|&l| l == leader).expect("this node's first rank is a leader");
-            Nodes { world: world.duplicate(), leaders, node }
+            Nodes { world: world.duplicate(), leaders, node, shared_from }
         });
         NodeMemory { node, cluster }
     }
@@ -139,7 +142,9 @@ impl TableMemory for NodeMemory {
             Some(nodes) => {
                 let exposes = self.node.rank() == 0;
                 // SAFETY: the region stays mapped for the process's life (above).
-                let region = unsafe { ClusterRegion::new(nodes.world.as_raw(), start, bytes, exposes, nodes.leaders.clone(), nodes.node) };
+                let region = unsafe {
+                    ClusterRegion::new(nodes.world.as_raw(), start, bytes, exposes, nodes.leaders.clone(), nodes.node, nodes.shared_from)
+                };
                 lent.with_peers(Box::new(region))
             }
             None => lent,
