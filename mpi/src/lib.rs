@@ -15,7 +15,8 @@
 //!   every rank rank 0's input.
 //! - [`solve`]: `dakon solve` of one position by every rank: each of the driver's tests is
 //!   searched by every rank at once in one table ([`NodeMemory`]: an MPI shared-memory window
-//!   a node), the first rank to finish answering for all (`test_messages.rs`: the orders and
+//!   a node, whose shallow entries live on their owner node, reached by one-sided atomics:
+//!   `cluster_region.rs`), the first rank to finish answering for all (`test_messages.rs`: the orders and
 //!   reports).
 //!
 //! `docs/DISTRIBUTED.md` says how to run it on a cluster and what it costs.

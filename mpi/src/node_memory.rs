@@ -79,11 +79,6 @@ impl NodeMemory {
         NodeMemory { node, cluster }
     }
 
-    /// Whether this node's tables are shared with the other nodes'.
-    pub fn cross_node(&self) -> bool {
-        self.cluster.is_some()
-    }
-
     /// Ranks on this node.
     pub fn ranks(&self) -> usize {
         self.node.size() as usize
