@@ -203,7 +203,9 @@ impl Section<'_> {
         let (name, entries, at, frame) = (self.name, self.entries, self.frame_at, self.frame);
         let width = board_length as u64 + 1;
         let expected = entries.checked_mul(width).filter(|&length| length <= MAX_ENTRY_BYTES).ok_or_else(|| {
-            FormatError::new(format!("{name} has {entries} entries of {width} bytes, more than the checker accepts ({MAX_ENTRY_BYTES} bytes)"))
+            FormatError::new(format!(
+                "{name} has {entries} entries of {width} bytes, more than the checker accepts ({MAX_ENTRY_BYTES} bytes)"
+            ))
         })?;
         let refuse = |what: String| FormatError::new(format!("{name}'s zstd frame at byte {at} {what}"));
         if frame.is_empty() {

@@ -64,7 +64,11 @@ impl RefRules {
     /// # Panics
     /// If no reference has that name.
     pub fn named(name: &str) -> RefRules {
-        RefRules::ALL.into_iter().chain(RefRules::VARIANTS).find(|rules| rules.name() == name).unwrap_or_else(|| panic!("no rules named {name:?}"))
+        RefRules::ALL
+            .into_iter()
+            .chain(RefRules::VARIANTS)
+            .find(|rules| rules.name() == name)
+            .unwrap_or_else(|| panic!("no rules named {name:?}"))
     }
 
     /// The engine's rules of the same name for `n` holes per row.
@@ -93,7 +97,9 @@ impl RefRules {
     pub fn final_difference(self, board: &Board) -> i32 {
         match self {
             // The seeds left (all on the other side) go to the other player.
-            RefRules::Dakon(_) => board.stores[board.to_move] as i32 - board.stores[1 - board.to_move] as i32 - board.seeds_on_board() as i32,
+            RefRules::Dakon(_) => {
+                board.stores[board.to_move] as i32 - board.stores[1 - board.to_move] as i32 - board.seeds_on_board() as i32
+            }
             RefRules::Kalah(kalah) => kalah.final_difference(board),
         }
     }

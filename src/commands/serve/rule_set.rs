@@ -46,7 +46,9 @@ mod tests {
         for rules in RulesName::EVERY.map(RuleSet) {
             assert_eq!(RuleSet::named(rules.name()), Ok(rules));
         }
-        assert!(RuleSet::named("oware").unwrap_err().starts_with("unknown rules 'oware': expected one of dakon, kalah, kalah-empty-capture"));
+        assert!(RuleSet::named("oware")
+            .unwrap_err()
+            .starts_with("unknown rules 'oware': expected one of dakon, kalah, kalah-empty-capture"));
         assert_eq!(RuleSet::named("dakon:skip-origin,no-mikul").map(RuleSet::name), Ok("dakon:no-mikul,skip-origin"));
         assert!(RuleSet::named("dakon:no-mikul,no-mikul").unwrap_err().contains("'no-mikul' is given twice"));
     }
