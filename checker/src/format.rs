@@ -176,7 +176,8 @@ impl Certificate {
                 name.escape_ascii(),
                 crate::rules::DakonOptions::NAMES.join(", ")
             ),
-            unknown_rules: Some(name.escape_ascii().to_string()),
+            // A Dakon variant this checker has not heard of is someone else's rules, not damage.
+            unknown_rules: name.starts_with(b"dakon:").then(|| name.escape_ascii().to_string()),
         })?;
         let root = Position::new(rules, holes, [store0, store1], player.into())
             .map_err(|error| FormatError::new(format!("the root position at byte {holes_at} has {error}")))?;
