@@ -22,6 +22,15 @@ impl RuleSet {
         name.parse().map(RuleSet).map_err(|e: ruleset::UnknownRules| e.to_string())
     }
 
+    /// Every rule set a server of these rules plays: Dakon's server plays each Dakon variant
+    /// (a request or the new-game form names it), Kalah's its own rule set alone.
+    pub fn family(self) -> Vec<RuleSet> {
+        match self.0 {
+            RulesName::Dakon(_) => RulesName::EVERY.into_iter().filter(|name| name.is_dakon()).map(RuleSet).collect(),
+            _ => vec![self],
+        }
+    }
+
     /// The rules of `position`'s board, as the solver and the command-line program see them.
     pub fn rules_for(self, position: &Position) -> ruleset::RuleSet {
         ruleset::RuleSet::of(self.0, position)
@@ -39,7 +48,7 @@ impl RuleSet {
 
 #[cfg(test)]
 mod tests {
-    use super::RuleSet;
+    use super::{RuleSet, RulesName};
 
     #[test]
     fn names_round_trip_and_unknown_names_are_refused_with_the_known_ones() {
@@ -50,6 +59,8 @@ mod tests {
             .unwrap_err()
             .starts_with("unknown rules 'oware': expected one of dakon, kalah, kalah-empty-capture"));
         assert_eq!(RuleSet::named("dakon:skip-origin,no-mikul").map(RuleSet::name), Ok("dakon:no-mikul,skip-origin"));
+        assert_eq!(RuleSet(RulesName::DAKON).family().len(), 8);
+        assert_eq!(RuleSet(RulesName::Kalah).family(), vec![RuleSet(RulesName::Kalah)]);
         assert!(RuleSet::named("dakon:no-mikul,no-mikul").unwrap_err().contains("'no-mikul' is given twice"));
     }
 }
