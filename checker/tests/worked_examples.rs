@@ -3,7 +3,7 @@
 mod common;
 
 use common::parse;
-use dakon_check::rules::{Position, Rules};
+use dakon_check::rules::{DakonOptions, Position, Rules};
 
 /// (rules, position, hole, after, game over after).
 const EXAMPLES: &[(Rules, &str, usize, &str, bool)] = &[
@@ -49,7 +49,37 @@ const EXAMPLES: &[(Rules, &str, usize, &str, bool)] = &[
     (Rules::Kalah, "3,0,0/1,1,1 0/0 1", 0, "0,0,0/0,0,0 1/5 0", true),
     // A capture that empties player 1's side ends the game.
     (Rules::KalahEmptyCapture, "0,2/1,0 0/0 0", 2, "0,0/0,0 0/3 1", true),
+    // Dakon's options, the rows of the rules page's "Dakon's variants": 6 seeds from hole 2
+    // skip hole 2 (3, S0, 1, 0, 3, S0): an extra move instead of the default's relay.
+    (SKIP_ORIGIN, "0,0/6,0 0/0 0", 2, "1,1/0,2 0/2 0", false),
+    // No mikul: the landing seed stays in hole 3, its neighbours keep 2 each.
+    (NO_MIKUL, "1,1,2,0,1/0,0,0,0,3 0/0 0", 9, "1,1,2,1,2/0,0,0,0,0 0/1 1", false),
+    // Nembak takes hole 0's 3 seeds and the landed seed in hole 5.
+    (NEMBAK_LANDER, "2,1,2,0,0/0,0,0,0,4 0/0 0", 9, "0,2,0,1,1/0,0,0,0,0 0/5 1", false),
+    // Facing an empty hole the landed seed stays.
+    (NEMBAK_LANDER, "1,0/1,0 0/0 0", 2, "1,0/0,1 0/0 1", false),
+    (TRADITIONAL, "7,7,7,7,7,7,7/7,7,7,7,7,7,7 0/0 0", 13, "8,0,8,8,8,8,0/8,8,8,8,8,8,0 0/10 1", false),
 ];
+
+const fn dakon(nembak_lander: bool, no_mikul: bool, skip_origin: bool) -> Rules {
+    Rules::Dakon(DakonOptions { nembak_lander, no_mikul, skip_origin })
+}
+const NEMBAK_LANDER: Rules = dakon(true, false, false);
+const NO_MIKUL: Rules = dakon(false, true, false);
+const SKIP_ORIGIN: Rules = dakon(false, false, true);
+const TRADITIONAL: Rules = dakon(true, true, true);
+
+#[test]
+fn every_dakon_name_is_known_and_round_trips() {
+    assert_eq!(TRADITIONAL.name(), "dakon:traditional");
+    assert_eq!(dakon(true, false, true).name(), "dakon:nembak-lander,skip-origin");
+    for rules in Rules::ALL {
+        assert_eq!(Rules::from_name(rules.name()), Some(rules));
+    }
+    // Only the canonical spelling is a name of the format.
+    assert_eq!(Rules::from_name("dakon:skip-origin,nembak-lander"), None);
+    assert_eq!(Rules::from_name("dakon:nembak-lander,no-mikul,skip-origin"), None);
+}
 
 #[test]
 fn worked_examples() {
