@@ -204,7 +204,7 @@ impl Headers {
     /// The record these headers begin (no turn yet) and its first position: `position`, else
     /// the start of `holes` and `seeds` (default: 7, and as many seeds as holes).
     fn start(&self) -> Result<(GameRecord, Position), String> {
-        let rules = self.rules.unwrap_or(RulesName::Dakon);
+        let rules = self.rules.unwrap_or(RulesName::DAKON);
         let start = match (self.position, self.holes, self.seeds) {
             (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
                 return Err("give either 'position' or 'holes' and 'seeds', not both".to_string())

@@ -9,9 +9,12 @@ use crate::cli_error::CliError;
 /// Which rules the positions are played by.
 #[derive(Args, Clone, Copy, Debug)]
 pub struct RulesArgs {
-    /// The rules: `dakon` (this project's Javanese rules: relay sowing, nembak and mikul), `kalah`
-    /// (standard Kalah: one lap, capture from an empty own hole when the facing hole holds seeds,
-    /// the game ends when either side is empty and each player keeps their own side) or
+    /// The rules: `dakon` (this project's Javanese rules: relay sowing, nembak and mikul), a Dakon
+    /// variant `dakon:<options>` (comma-separated, any order: `nembak-lander`, a nembak also
+    /// takes the landing seed; `no-mikul`; `skip-origin`, a lap skips the hole it was lifted
+    /// from; `traditional`, all three; e.g. `dakon:no-mikul,skip-origin`), `kalah` (standard
+    /// Kalah: one lap, capture from an empty own hole when the facing hole holds seeds, the game
+    /// ends when either side is empty and each player keeps their own side) or
     /// `kalah-empty-capture` (Kalah capturing the lone last seed even opposite an empty hole).
     #[arg(long, default_value = "dakon", value_name = "RULES", value_parser = parse_rules)]
     pub rules: RulesName,

@@ -22,7 +22,7 @@ fn solver_of(name: RulesName, holes: usize) -> Solver<RuleSet> {
 }
 
 fn solver(holes: usize) -> Solver<RuleSet> {
-    solver_of(RulesName::Dakon, holes)
+    solver_of(RulesName::DAKON, holes)
 }
 
 /// The mover's store minus the opponent's.
@@ -140,7 +140,7 @@ fn kalah_starts_and_random_positions_under_both_capture_rules() {
 #[test]
 fn an_opening_turn_is_the_lower_half_without_a_search_and_a_turn_that_falls_short_is_ignored() {
     for holes in [5, 7, 8, 9] {
-        let rules = RuleSet::new(RulesName::Dakon, holes).unwrap();
+        let rules = RuleSet::new(RulesName::DAKON, holes).unwrap();
         let start = Position::start(holes, holes as u32).unwrap();
         let turn = best_turn(&rules, &start, TurnLimits { nodes: 2_000_000, goal: None }).best.unwrap();
         let total = 2 * holes as i32 * holes as i32;

@@ -15,7 +15,7 @@ use serde_json::Value;
 
 /// Positions from random Dakon games on small boards.
 fn positions(count: usize, seed: u64) -> Vec<Board> {
-    random_positions(RefRules::Dakon, count, seed, 2, 12)
+    random_positions(RefRules::DAKON, count, seed, 2, 12)
 }
 
 /// What each input line should give: its line number and the position or the malformed text.

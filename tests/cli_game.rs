@@ -133,7 +133,7 @@ fn play_text() {
 
 #[test]
 fn play_json_worked_examples() {
-    for (_, before, hole, after) in notation::worked_examples().into_iter().filter(|example| example.0 == RefRules::Dakon) {
+    for (_, before, hole, after) in notation::worked_examples().into_iter().filter(|example| example.0 == RefRules::DAKON) {
         let out = ok(&["play", before, &hole.to_string(), "--json"]);
         let lines = json_lines(&out);
         assert_eq!(lines.len(), 1, "{out}");

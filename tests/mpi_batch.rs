@@ -17,7 +17,7 @@ use serde_json::Value;
 /// Positions of random Dakon games, with a malformed line and a comment among them.
 fn input(count: usize, seeds: usize) -> String {
     let mut text = String::from("# positions\n");
-    for (i, board) in random_positions(RefRules::Dakon, count, 11, seeds, 10).iter().enumerate() {
+    for (i, board) in random_positions(RefRules::DAKON, count, 11, seeds, 10).iter().enumerate() {
         if i == count / 2 {
             text.push_str("not a position\n");
         }

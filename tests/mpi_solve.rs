@@ -35,7 +35,7 @@ fn thirty_positions() -> Vec<(&'static str, String)> {
     };
     let mut cases = Vec::new();
     for rules in RefRules::ALL {
-        let holes: &[usize] = if rules == RefRules::Dakon { &[4, 5, 6, 7] } else { &[4, 5, 6] };
+        let holes: &[usize] = if rules == RefRules::DAKON { &[4, 5, 6, 7] } else { &[4, 5, 6] };
         for &n in holes {
             while cases
                 .iter()

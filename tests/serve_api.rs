@@ -90,6 +90,31 @@ fn serve_rules_kalah_values_moves_and_plays_as_the_kalah_commands_do_and_refuses
 }
 
 #[test]
+fn a_dakon_server_plays_every_variant_the_api_names_and_its_status_lists_them() {
+    let server = Server::start(&["--threads", "1"]);
+    let status = server.status();
+    assert_eq!(status["rules"], "dakon");
+    assert_eq!(status["variants"].as_array().unwrap().len(), 8, "{status}");
+    for rules in ["dakon:skip-origin", "dakon:no-mikul", "dakon:nembak-lander", "dakon:traditional"] {
+        let answer = server.analyse("start", &[("holes", "3"), ("seeds", "4"), ("rules", rules)]);
+        assert_eq!(answer.status, 200, "{rules}: {}", answer.json);
+        assert_eq!(answer.json["rules"], rules);
+        let best = dakon_json(&["best", "start", "--holes", "3", "--seeds", "4", "--rules", rules, "--json", "--threads", "1"]);
+        assert_eq!(answer.json["moves"], best["moves"], "{rules}: the variant's values");
+    }
+    // Options in another order name the same variant.
+    let answer = server.analyse("start", &[("holes", "3"), ("seeds", "4"), ("rules", "dakon:skip-origin,no-mikul")]);
+    assert_eq!(answer.json["rules"], "dakon:no-mikul,skip-origin");
+    let played = server.get("/api/play", &[("position", "0,0/6,0 0/0 0"), ("hole", "2"), ("rules", "dakon:skip-origin")]);
+    assert_eq!(played.json["position"], "1,1/0,2 0/2 0", "{}", played.json);
+    for (rules, message) in [("dakon:no-relay", "unknown Dakon option 'no-relay'"), ("kalah", "this server plays dakon")] {
+        let refused = server.analyse("start", &[("rules", rules)]);
+        assert_eq!(refused.status, 400, "{rules}");
+        assert!(refused.json["error"].as_str().unwrap().contains(message), "{}", refused.json);
+    }
+}
+
+#[test]
 fn the_seven_by_seven_start_is_a_sweep_and_a_repeated_request_comes_from_the_cache() {
     let server = Server::start(&[]);
     let first = server.analyse("start", &[]);
@@ -317,7 +342,7 @@ fn every_kind_of_bad_input_is_refused_with_a_message_that_says_what_and_where() 
         (
             "/api/analyse",
             vec![("position", "start"), ("rules", "oware")],
-            "unknown rules 'oware': this server plays dakon, kalah, kalah-empty-capture",
+            "unknown rules 'oware': expected one of dakon, kalah, kalah-empty-capture, or dakon:<options> with options nembak-lander, no-mikul, skip-origin or traditional (comma-separated)",
         ),
         (
             "/api/analyse",

@@ -16,7 +16,8 @@ A certificate (.dkc, written by `dakon solve --certificate FILE` or `dakon verif
 --certificates DIR`) claims `lower <= value <= upper` for one position: the final store
 difference, the player to move minus the other, with perfect play. Its lower half is a
 strategy for the player to move, its upper half one for the other player. The checker plays
-each strategy against every reply, by its own rules (dakon, kalah or kalah-empty-capture,
+each strategy against every reply, by its own rules (dakon, its options dakon:nembak-lander,
+dakon:no-mikul, dakon:skip-origin and their combinations, kalah or kalah-empty-capture,
 written from docs/formats/certificates.md and sharing no code with the solver), solves positions
 with at most L seeds on the board itself by minimax, and reports for each file the position,
 the claimed bounds, the bounds it checked (never more than the claim), the positions
@@ -26,8 +27,9 @@ short is reported at the first position where the walk fails, with the moves tha
 
 Options:
   --rules NAME,...
-           check only certificates of these rule sets (dakon, kalah, kalah-empty-capture;
-           default all three): a well-formed file of another rule set is not checked and
+           check only certificates of these rule sets (dakon, dakon:<options>, kalah,
+           kalah-empty-capture; default all): a well-formed file of another rule set is
+           not checked and
            gets status unsupported (exit status 3), e.g. when you have reviewed only the
            checker's dakon rules
   --json   one JSON object per file per line: file, status (holds, fails, unsupported,
@@ -42,8 +44,9 @@ Exit status:
   1  some file is well formed but does not prove its claim (and none is malformed)
   2  some file cannot be read or is not a well-formed certificate (damaged, truncated,
      foreign, another version), or the arguments are wrong
-  3  none of the above, but some well-formed file is of a rule set left out by --rules
-     (not checked: it says nothing about the claim)
+  3  none of the above, but some well-formed file is of a rule set left out by --rules,
+     or of rules or Dakon options this checker does not know (not checked: it says
+     nothing about the claim)
 
 Examples:
   dakon-check dakon-7x7.dkc
@@ -55,8 +58,10 @@ const USAGE: &str = "usage: dakon-check FILE... [--rules NAME,...] [--json] [--h
 /// What became of one file.
 enum Outcome {
     Checked(Report),
-    /// Well formed, of a rule set left out by `--rules`.
-    Unsupported(Rules),
+    /// Well formed, of a rule set left out by `--rules`: its name.
+    Unsupported(&'static str),
+    /// Intact, but of rules this checker does not know: their name.
+    UnknownRules(String),
     /// `unreadable` or `malformed`, and why.
     Refused(&'static str, String),
 }
@@ -67,7 +72,7 @@ impl Outcome {
         match self {
             Outcome::Checked(report) if report.holds() => ("holds", 0),
             Outcome::Checked(_) => ("fails", 1),
-            Outcome::Unsupported(_) => ("unsupported", 3),
+            Outcome::Unsupported(_) | Outcome::UnknownRules(_) => ("unsupported", 3),
             Outcome::Refused(word, _) => (word, 2),
         }
     }
@@ -91,8 +96,11 @@ fn outcome(file: &str, plays: &[Rules]) -> Outcome {
     };
     let started = std::time::Instant::now();
     match Certificate::read(&bytes) {
-        Err(error) => Outcome::Refused("malformed", error.to_string()),
-        Ok(certificate) if !plays.contains(&certificate.root.rules()) => Outcome::Unsupported(certificate.root.rules()),
+        Err(error) => match error.unknown_rules {
+            Some(name) => Outcome::UnknownRules(name),
+            None => Outcome::Refused("malformed", error.to_string()),
+        },
+        Ok(certificate) if !plays.contains(&certificate.root.rules()) => Outcome::Unsupported(certificate.root.rules().name()),
         Ok(certificate) => {
             let report = certificate.check();
             Outcome::Checked(Report { elapsed: started.elapsed(), ..report })
@@ -104,8 +112,10 @@ fn outcome(file: &str, plays: &[Rules]) -> Outcome {
 fn rule_sets(list: &str) -> Result<Vec<Rules>, String> {
     list.split(',')
         .map(|name| {
-            Rules::from_name(name)
-                .ok_or_else(|| format!("--rules: unknown rule set {name:?}, expected dakon, kalah or kalah-empty-capture"))
+            Rules::from_name(name).ok_or_else(|| {
+                let known: Vec<&str> = Rules::ALL.iter().map(|rules| rules.name()).collect();
+                format!("--rules: unknown rule set {name:?}, expected one of {}", known.join(" "))
+            })
         })
         .collect()
 }
@@ -151,9 +161,15 @@ pub fn run(args: &[String], stdout: &mut dyn Write, stderr: &mut dyn Write) -> i
                 writeln!(stdout, "{object}")
             }
             (Outcome::Unsupported(rules), false) => {
-                writeln!(stdout, "{file}: unsupported: well formed, rules {} not among --rules: not checked", rules.name())
+                writeln!(stdout, "{file}: unsupported: well formed, rules {rules} not among --rules: not checked")
             }
-            (Outcome::Unsupported(rules), true) => writeln!(stdout, "{}", json!({"file": file, "status": word, "rules": rules.name()})),
+            (Outcome::UnknownRules(rules), false) => writeln!(
+                stdout,
+                "{file}: unsupported: rules \"{rules}\" unknown to this checker (it knows {}): not checked",
+                Rules::ALL.iter().map(|rules| rules.name()).collect::<Vec<_>>().join(" ")
+            ),
+            (Outcome::Unsupported(rules), true) => writeln!(stdout, "{}", json!({"file": file, "status": word, "rules": rules})),
+            (Outcome::UnknownRules(rules), true) => writeln!(stdout, "{}", json!({"file": file, "status": word, "rules": rules})),
             (Outcome::Refused(_, error), false) => writeln!(stderr, "{file}: {error}"),
             (Outcome::Refused(_, error), true) => writeln!(stdout, "{}", json!({"file": file, "status": word, "error": error})),
         };

@@ -23,11 +23,24 @@ pub const MAX_ENTRY_BYTES: u64 = 1 << 29;
 
 /// Why a file is not a well-formed certificate: what was expected and what was found.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FormatError(pub String);
+pub struct FormatError {
+    /// What was expected and what was found.
+    pub message: String,
+    /// The rules name, when the file is intact but names rules (or Dakon options) this checker
+    /// does not know: not checkable here, rather than damaged.
+    pub unknown_rules: Option<String>,
+}
+
+impl FormatError {
+    /// An error with this message.
+    pub fn new(message: String) -> FormatError {
+        FormatError { message, unknown_rules: None }
+    }
+}
 
 impl fmt::Display for FormatError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.message)
     }
 }
 
@@ -73,7 +86,7 @@ impl<'a> Cursor<'a> {
                 self.at += len;
                 Ok(&self.bytes[self.at - len..self.at])
             }
-            _ => Err(FormatError(format!(
+            _ => Err(FormatError::new(format!(
                 "truncated or damaged: {what} at byte {} needs {len} bytes, but the file ends {left} bytes later",
                 self.at
             ))),
@@ -114,7 +127,7 @@ impl Certificate {
     pub fn read(bytes: &[u8]) -> Result<Certificate, FormatError> {
         if !bytes.starts_with(&MAGIC) {
             let found = bytes.iter().take(MAGIC.len()).map(|byte| format!("{byte:02X}")).collect::<Vec<_>>();
-            return Err(FormatError(format!(
+            return Err(FormatError::new(format!(
                 "not a certificate: the file starts with [{}], expected the magic [44 4B 4E 43 45 52 54 00] (\"DKNCERT\\0\")",
                 found.join(" ")
             )));
@@ -122,17 +135,17 @@ impl Certificate {
         let mut cursor = Cursor { bytes, at: MAGIC.len() };
         let version = u32::from_le_bytes(cursor.array("the format version")?);
         if version != VERSION {
-            return Err(FormatError(format!("format version {version}, expected {VERSION}")));
+            return Err(FormatError::new(format!("format version {version}, expected {VERSION}")));
         }
         let name_length = cursor.u8("the rules name length")?;
         if !(1..=32).contains(&name_length) {
-            return Err(FormatError(format!("rules name length {name_length} at byte 12, expected 1 to 32")));
+            return Err(FormatError::new(format!("rules name length {name_length} at byte 12, expected 1 to 32")));
         }
         let name = cursor.take(name_length.into(), "the rules name")?;
         let holes_per_row = cursor.u8("the holes per row")?;
         if !(1..=MAX_HOLES_PER_ROW).contains(&usize::from(holes_per_row)) {
             let at = cursor.at - 1;
-            return Err(FormatError(format!("{holes_per_row} holes per row at byte {at}, expected 1 to {MAX_HOLES_PER_ROW}")));
+            return Err(FormatError::new(format!("{holes_per_row} holes per row at byte {at}, expected 1 to {MAX_HOLES_PER_ROW}")));
         }
         let holes_at = cursor.at;
         let holes = cursor.take(2 * u64::from(holes_per_row), "the root holes")?;
@@ -144,7 +157,7 @@ impl Certificate {
         let checked_length = cursor.at;
         let checksum = cursor.u64("the file checksum")?;
         if cursor.at != bytes.len() {
-            return Err(FormatError(format!(
+            return Err(FormatError::new(format!(
                 "the file has {} bytes, but its checksum ends at byte {}: expected nothing after it",
                 bytes.len(),
                 cursor.at
@@ -152,21 +165,27 @@ impl Certificate {
         }
         let computed = xxh3_64(&bytes[..checked_length]);
         if checksum != computed {
-            return Err(FormatError(format!(
+            return Err(FormatError::new(format!(
                 "file checksum {checksum:016x} at byte {checked_length}, expected {computed:016x} (XXH3-64 of the bytes before it): the file is damaged"
             )));
         }
 
-        let rules = std::str::from_utf8(name).ok().and_then(Rules::from_name).ok_or_else(|| {
-            FormatError(format!("unknown rules \"{}\" at byte 13, expected dakon, kalah or kalah-empty-capture", name.escape_ascii()))
+        let rules = std::str::from_utf8(name).ok().and_then(Rules::from_name).ok_or_else(|| FormatError {
+            message: format!(
+                "unknown rules \"{}\" at byte 13, expected dakon, dakon:<options> (options {}, or traditional), kalah or kalah-empty-capture",
+                name.escape_ascii(),
+                crate::rules::DakonOptions::NAMES.join(", ")
+            ),
+            // A Dakon variant this checker has not heard of is someone else's rules, not damage.
+            unknown_rules: name.starts_with(b"dakon:").then(|| name.escape_ascii().to_string()),
         })?;
         let root = Position::new(rules, holes, [store0, store1], player.into())
-            .map_err(|error| FormatError(format!("the root position at byte {holes_at} has {error}")))?;
+            .map_err(|error| FormatError::new(format!("the root position at byte {holes_at} has {error}")))?;
         if lower > upper {
-            return Err(FormatError(format!("claimed lower bound {lower} above the upper bound {upper}, expected lower <= upper")));
+            return Err(FormatError::new(format!("claimed lower bound {lower} above the upper bound {upper}, expected lower <= upper")));
         }
         if small_seeds > MAX_SMALL_SEEDS {
-            return Err(FormatError(format!("L = {small_seeds}, expected at most {MAX_SMALL_SEEDS}")));
+            return Err(FormatError::new(format!("L = {small_seeds}, expected at most {MAX_SMALL_SEEDS}")));
         }
         let [lower_half, upper_half] = sections.map(|section| section.decode(holes.len(), small_seeds));
         Ok(Certificate { root, lower, upper, small_seeds, lower_half: lower_half?, upper_half: upper_half? })
@@ -185,9 +204,11 @@ impl Section<'_> {
         let (name, entries, at, frame) = (self.name, self.entries, self.frame_at, self.frame);
         let width = board_length as u64 + 1;
         let expected = entries.checked_mul(width).filter(|&length| length <= MAX_ENTRY_BYTES).ok_or_else(|| {
-            FormatError(format!("{name} has {entries} entries of {width} bytes, more than the checker accepts ({MAX_ENTRY_BYTES} bytes)"))
+            FormatError::new(format!(
+                "{name} has {entries} entries of {width} bytes, more than the checker accepts ({MAX_ENTRY_BYTES} bytes)"
+            ))
         })?;
-        let refuse = |what: String| FormatError(format!("{name}'s zstd frame at byte {at} {what}"));
+        let refuse = |what: String| FormatError::new(format!("{name}'s zstd frame at byte {at} {what}"));
         if frame.is_empty() {
             return Err(refuse("is empty (compressed length 0): expected one zstd frame, even for no entries".into()));
         }
@@ -227,8 +248,8 @@ impl Section<'_> {
         }
         let computed = xxh3_64(&decoded);
         if computed != self.checksum {
-            return Err(FormatError(format!("{name}'s entries checksum {:016x}, expected {computed:016x}", self.checksum)));
+            return Err(FormatError::new(format!("{name}'s entries checksum {:016x}, expected {computed:016x}", self.checksum)));
         }
-        Strategy::new(decoded, board_length, small_seeds).map_err(|error| FormatError(format!("{name}: {error}")))
+        Strategy::new(decoded, board_length, small_seeds).map_err(|error| FormatError::new(format!("{name}: {error}")))
     }
 }

@@ -12,7 +12,7 @@
 //! ```
 //! use dakon_check::rules::{Position, Rules};
 //!
-//! let start = Position::new(Rules::Dakon, &[7; 14], [0, 0], 0).unwrap();
+//! let start = Position::new(Rules::DAKON, &[7; 14], [0, 0], 0).unwrap();
 //! let after = start.play(7).unwrap(); // seven seeds from hole 7 end in S0: an extra move
 //! assert_eq!(after.to_string(), "7,7,7,7,7,7,7/0,8,8,8,8,8,8 0/1 0");
 //! assert_eq!(after.legal_moves(), vec![8, 9, 10, 11, 12, 13]);
@@ -26,30 +26,85 @@ pub const MAX_HOLES_PER_ROW: usize = 9;
 /// The most seeds a position may hold, holes and stores together.
 pub const MAX_SEEDS: u32 = 255;
 
+/// Dakon's rule options, each a switch away from the default `dakon` rules; a certificate names
+/// them after `dakon:` (see [`Rules::name`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct DakonOptions {
+    /// `nembak-lander`: a nembak that takes the facing hole's seeds takes the landing seed too.
+    pub nembak_lander: bool,
+    /// `no-mikul`: a last seed in an empty hole of the opponent's side captures nothing.
+    pub no_mikul: bool,
+    /// `skip-origin`: every lap skips the hole it was lifted from.
+    pub skip_origin: bool,
+}
+
+impl DakonOptions {
+    /// The options' names, in the order a certificate lists them.
+    pub const NAMES: [&'static str; 3] = ["nembak-lander", "no-mikul", "skip-origin"];
+
+    /// Every combination, the default first.
+    pub const ALL: [DakonOptions; 8] = {
+        let mut all = [DakonOptions { nembak_lander: false, no_mikul: false, skip_origin: false }; 8];
+        let mut bits = 0;
+        while bits < 8 {
+            all[bits] = DakonOptions { nembak_lander: bits & 1 != 0, no_mikul: bits & 2 != 0, skip_origin: bits & 4 != 0 };
+            bits += 1;
+        }
+        all
+    };
+}
+
 /// A rule set, by its name in certificates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Rules {
-    /// `dakon`: relay sowing, *nembak* and *mikul* captures.
-    Dakon,
+    /// `dakon` and `dakon:<options>`: relay sowing, *nembak* and *mikul* captures.
+    Dakon(DakonOptions),
     /// `kalah`: one lap, capture from an empty own hole when the facing hole holds seeds.
     Kalah,
     /// `kalah-empty-capture`: `kalah`, but landing in an empty own hole always captures.
     KalahEmptyCapture,
 }
 
-impl Rules {
-    /// Every rule set the checker knows.
-    pub const ALL: [Rules; 3] = [Rules::Dakon, Rules::Kalah, Rules::KalahEmptyCapture];
+/// The names of Dakon's eight rule sets, indexed by `nembak_lander + 2 no_mikul + 4
+/// skip_origin`: the options in [`DakonOptions::NAMES`]'s order, all three called `traditional`.
+const DAKON_NAMES: [&str; 8] = [
+    "dakon",
+    "dakon:nembak-lander",
+    "dakon:no-mikul",
+    "dakon:nembak-lander,no-mikul",
+    "dakon:skip-origin",
+    "dakon:nembak-lander,skip-origin",
+    "dakon:no-mikul,skip-origin",
+    "dakon:traditional",
+];
 
-    /// The rule set called `name` in certificates, if the checker knows it.
+impl Rules {
+    /// The default rules.
+    pub const DAKON: Rules = Rules::Dakon(DakonOptions { nembak_lander: false, no_mikul: false, skip_origin: false });
+
+    /// Every rule set the checker knows: Dakon with each combination of options, then Kalah's.
+    pub const ALL: [Rules; 10] = {
+        let mut all = [Rules::Kalah; 10];
+        let mut i = 0;
+        while i < 8 {
+            all[i] = Rules::Dakon(DakonOptions::ALL[i]);
+            i += 1;
+        }
+        all[9] = Rules::KalahEmptyCapture;
+        all
+    };
+
+    /// The rule set called `name` in certificates, if the checker knows it (Dakon's options
+    /// only as [`Rules::name`] writes them).
     pub fn from_name(name: &str) -> Option<Rules> {
         Rules::ALL.into_iter().find(|rules| rules.name() == name)
     }
 
-    /// The name used in certificates: `dakon`, `kalah` or `kalah-empty-capture`.
+    /// The name used in certificates: `dakon`, `dakon:<options>`, `kalah` or
+    /// `kalah-empty-capture`.
     pub fn name(self) -> &'static str {
         match self {
-            Rules::Dakon => "dakon",
+            Rules::Dakon(o) => DAKON_NAMES[usize::from(o.nembak_lander) + 2 * usize::from(o.no_mikul) + 4 * usize::from(o.skip_origin)],
             Rules::Kalah => "kalah",
             Rules::KalahEmptyCapture => "kalah-empty-capture",
         }
@@ -156,7 +211,7 @@ impl Position {
     pub fn is_over(&self) -> bool {
         let empty = |player| self.side(player).all(|hole| self.board[hole] == 0);
         match self.rules {
-            Rules::Dakon => empty(self.player),
+            Rules::Dakon(_) => empty(self.player),
             Rules::Kalah | Rules::KalahEmptyCapture => empty(0) || empty(1),
         }
     }
@@ -193,7 +248,7 @@ impl Position {
         let mut next = *self;
         let mover = self.player;
         let extra_move = match self.rules {
-            Rules::Dakon => next.dakon_turn(hole),
+            Rules::Dakon(options) => next.dakon_turn(hole, options),
             Rules::Kalah => next.kalah_turn(hole, false),
             Rules::KalahEmptyCapture => next.kalah_turn(hole, true),
         };
@@ -215,21 +270,26 @@ impl Position {
         (self.board, self.player)
     }
 
-    /// Plays a `dakon` turn from `hole`; returns whether the mover moves again.
-    fn dakon_turn(&mut self, hole: usize) -> bool {
+    /// Plays a `dakon` turn from `hole` under `options`; returns whether the mover moves again.
+    fn dakon_turn(&mut self, hole: usize, options: DakonOptions) -> bool {
         let mover = self.player;
-        let mut last = self.sow(hole);
+        let mut last = self.sow(hole, options.skip_origin);
         loop {
             match last {
                 Pit::Store(_) => return true,
                 // It held seeds before this one: relay. Each lap stores a seed or moves seeds
                 // closer to the mover's store, so this ends.
-                Pit::Hole(landed) if self.board[landed] > 1 => last = self.sow(landed),
+                Pit::Hole(landed) if self.board[landed] > 1 => last = self.sow(landed, options.skip_origin),
                 Pit::Hole(landed) if self.owner(landed) == mover => {
                     let facing = self.facing(landed);
-                    self.stores[mover] += std::mem::take(&mut self.board[facing]);
+                    let taken = std::mem::take(&mut self.board[facing]);
+                    self.stores[mover] += taken;
+                    if options.nembak_lander && taken > 0 {
+                        self.stores[mover] += std::mem::take(&mut self.board[landed]);
+                    }
                     return false;
                 }
+                Pit::Hole(_) if options.no_mikul => return false,
                 Pit::Hole(landed) => {
                     let neighbours = self.row_neighbours(landed);
                     if let Some((left, right)) = neighbours {
@@ -248,7 +308,7 @@ impl Position {
     /// Plays a `kalah` turn from `hole`; returns whether the mover moves again.
     fn kalah_turn(&mut self, hole: usize, empty_capture: bool) -> bool {
         let mover = self.player;
-        match self.sow(hole) {
+        match self.sow(hole, false) {
             Pit::Store(_) => return true,
             // It now holds one: it was empty.
             Pit::Hole(landed) if self.owner(landed) == mover && self.board[landed] == 1 => {
@@ -264,14 +324,16 @@ impl Position {
     }
 
     /// Lifts every seed of `hole` and drops them one at a time into the following pits,
-    /// skipping the other player's store; returns where the last one fell.
-    fn sow(&mut self, hole: usize) -> Pit {
+    /// skipping the other player's store, and `hole` itself if `skip_origin`; returns where
+    /// the last one fell.
+    fn sow(&mut self, hole: usize, skip_origin: bool) -> Pit {
         let mut seeds = std::mem::take(&mut self.board[hole]);
         let mut pit = Pit::Hole(hole);
         while seeds > 0 {
             pit = self.next_pit(pit);
             match pit {
                 Pit::Store(owner) if owner != self.player => continue,
+                Pit::Hole(into) if skip_origin && into == hole => continue,
                 Pit::Store(owner) => self.stores[owner] += 1,
                 Pit::Hole(into) => self.board[into] += 1,
             }

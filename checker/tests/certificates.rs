@@ -160,7 +160,7 @@ fn tampered_strategies_fail_where_they_are_tampered() {
 #[test]
 fn a_failure_names_the_position_the_line_and_the_shortfall() {
     // Raising the claim of this 2 x 2 position by one makes the lower half fail down the line.
-    let root = parse(Rules::Dakon, "2,2/3,1 0/0 0");
+    let root = parse(Rules::DAKON, "2,2/3,1 0/0 0");
     let mut solver = Solver::default();
     let (value, draft) = exact_certificate(&mut solver, &root, 0);
     let raised = Draft { lower: value as i32 + 1, upper: value as i32 + 1, ..draft };
@@ -222,7 +222,7 @@ fn header_length(draft: &Draft) -> usize {
 
 /// A small certificate with entries in both halves.
 fn sample() -> (Position, Draft) {
-    let root = start(Rules::Dakon, 2, 2);
+    let root = start(Rules::DAKON, 2, 2);
     let (_, draft) = exact_certificate(&mut Solver::default(), &root, 0);
     assert!(draft.halves.iter().all(|half| half.len() >= 2), "{draft:?}");
     (root, draft)
@@ -272,7 +272,7 @@ fn every_truncation_is_refused() {
 fn another_boards_header_is_refused() {
     // The header of a 3-hole certificate with the sections of a 2-hole one, checksum redone.
     let (_, two) = sample();
-    let three_root = start(Rules::Dakon, 3, 1);
+    let three_root = start(Rules::DAKON, 3, 1);
     let (_, three) = exact_certificate(&mut Solver::default(), &three_root, 0);
     let two_bytes = two.bytes();
     let three_bytes = three.bytes();
@@ -298,7 +298,7 @@ fn malformed_headers_are_refused_with_what_was_expected() {
         (Draft { version: 2, ..draft.clone() }, "format version 2, expected 1"),
         (
             Draft { rules: b"oware".to_vec(), ..draft.clone() },
-            "unknown rules \"oware\" at byte 13, expected dakon, kalah or kalah-empty-capture",
+            "unknown rules \"oware\" at byte 13, expected dakon, dakon:<options> (options nembak-lander, no-mikul, skip-origin, or traditional), kalah or kalah-empty-capture",
         ),
         (Draft { rules: b"dak\xffn".to_vec(), ..draft.clone() }, "unknown rules \"dak\\xffn\" at byte 13"),
         (Draft { rules: vec![], ..draft.clone() }, "rules name length 0 at byte 12, expected 1 to 32"),

@@ -17,7 +17,7 @@ fn run(args: &[&str]) -> (i32, String, String) {
 
 /// Three files in `directory`: one that holds, one that fails, one that is damaged.
 fn files(directory: &Path) -> [String; 3] {
-    let root = start(Rules::Dakon, 2, 3);
+    let root = start(Rules::DAKON, 2, 3);
     let (value, draft) = exact_certificate(&mut Solver::default(), &root, 0);
     let raised = Draft { lower: value as i32 + 1, upper: value as i32 + 1, ..draft.clone() };
     let mut damaged = draft.bytes();

@@ -8,7 +8,7 @@
 
 mod common;
 
-use dakon_check::rules::{Position, Rules};
+use dakon_check::rules::{DakonOptions, Position, Rules};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -60,7 +60,7 @@ impl Reference {
 
     fn over(&self) -> bool {
         match self.rules {
-            Rules::Dakon => self.side_empty(self.player),
+            Rules::Dakon(_) => self.side_empty(self.player),
             _ => self.side_empty(0) || self.side_empty(1),
         }
     }
@@ -69,7 +69,7 @@ impl Reference {
         let mut end = self.clone();
         for hole in 0..2 * self.n {
             let taker = match self.rules {
-                Rules::Dakon => 1 - self.player,
+                Rules::Dakon(_) => 1 - self.player,
                 _ => usize::from(hole < self.n),
             };
             end.pits[2 * self.n + taker] += end.pits[hole];
@@ -86,11 +86,19 @@ impl Reference {
         let mut next = self.clone();
         let cycle = self.cycle(mover);
         let mut at = cycle.iter().position(|&pit| pit == hole).expect("own hole");
+        let options = match self.rules {
+            Rules::Dakon(options) => options,
+            _ => DakonOptions::default(),
+        };
         let extra = loop {
+            let origin = at;
             let mut hand = next.pits[cycle[at]];
             next.pits[cycle[at]] = 0;
             while hand > 0 {
                 at = (at + 1) % cycle.len();
+                if options.skip_origin && at == origin {
+                    continue;
+                }
                 next.pits[cycle[at]] += 1;
                 hand -= 1;
             }
@@ -101,12 +109,18 @@ impl Reference {
             let facing = (last + self.n) % (2 * self.n);
             let own = self.row(mover).contains(&last);
             match self.rules {
-                Rules::Dakon if next.pits[last] > 1 => continue,
-                Rules::Dakon if own => {
-                    next.pits[self.store(mover)] += next.pits[facing];
+                Rules::Dakon(_) if next.pits[last] > 1 => continue,
+                Rules::Dakon(_) if own => {
+                    let taken = next.pits[facing];
+                    next.pits[self.store(mover)] += taken;
                     next.pits[facing] = 0;
+                    if options.nembak_lander && taken > 0 {
+                        next.pits[self.store(mover)] += 1;
+                        next.pits[last] = 0;
+                    }
                 }
-                Rules::Dakon => {
+                Rules::Dakon(_) if options.no_mikul => {}
+                Rules::Dakon(_) => {
                     let row = self.row(1 - mover);
                     let index = row.iter().position(|&pit| pit == last).expect("in its row");
                     if index > 0 && index + 1 < row.len() {

@@ -180,7 +180,7 @@ fn an_illegal_entry_beyond_the_threshold_does_not_count() {
 
 #[test]
 fn claims_are_not_range_limited() {
-    let root = start(Rules::Dakon, 2, 2);
+    let root = start(Rules::DAKON, 2, 2);
     let (value, draft) = exact_certificate(&mut Solver::default(), &root, 0);
     let wide = Draft { lower: -1000, upper: 1000, ..draft.clone() };
     let report = checked(&wide.bytes());

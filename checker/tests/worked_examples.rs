@@ -3,29 +3,29 @@
 mod common;
 
 use common::parse;
-use dakon_check::rules::{Position, Rules};
+use dakon_check::rules::{DakonOptions, Position, Rules};
 
 /// (rules, position, hole, after, game over after).
 const EXAMPLES: &[(Rules, &str, usize, &str, bool)] = &[
     // The project's worked examples of the dakon rules.
-    (Rules::Dakon, "7,7,7,7,7,7,7/7,7,7,7,7,7,7 0/0 0", 7, "7,7,7,7,7,7,7/0,8,8,8,8,8,8 0/1 0", false),
-    (Rules::Dakon, "7,7,7,7,7,7,7/7,7,7,7,7,7,7 0/0 0", 13, "8,0,8,8,8,8,0/8,8,8,8,8,8,1 0/9 1", false),
-    (Rules::Dakon, "0,3,0,2,2/1,0,0,0,2 0/0 0", 9, "1,0,0,3,0/2,1,1,0,0 0/2 1", false),
-    (Rules::Dakon, "2,1,2,0,0/0,0,0,0,4 0/0 0", 9, "0,2,0,1,1/1,0,0,0,0 0/4 1", false),
-    (Rules::Dakon, "1,1,2,0,1/0,0,0,0,3 0/0 0", 9, "1,1,0,0,0/0,0,0,0,0 0/6 1", false),
-    (Rules::Dakon, "1,0/0,2 0/0 0", 3, "1,1/0,0 0/1 1", false),
-    (Rules::Dakon, "0,0/6,0 0/0 0", 2, "2,0/0,1 0/3 0", false),
-    (Rules::Dakon, "0,1/0,1 5/5 0", 3, "0,0/0,0 6/6 0", true),
-    (Rules::Dakon, "1,0,0/2,0,0 0/0 1", 0, "0,0,0/0,0,0 1/2 1", true),
+    (Rules::DAKON, "7,7,7,7,7,7,7/7,7,7,7,7,7,7 0/0 0", 7, "7,7,7,7,7,7,7/0,8,8,8,8,8,8 0/1 0", false),
+    (Rules::DAKON, "7,7,7,7,7,7,7/7,7,7,7,7,7,7 0/0 0", 13, "8,0,8,8,8,8,0/8,8,8,8,8,8,1 0/9 1", false),
+    (Rules::DAKON, "0,3,0,2,2/1,0,0,0,2 0/0 0", 9, "1,0,0,3,0/2,1,1,0,0 0/2 1", false),
+    (Rules::DAKON, "2,1,2,0,0/0,0,0,0,4 0/0 0", 9, "0,2,0,1,1/1,0,0,0,0 0/4 1", false),
+    (Rules::DAKON, "1,1,2,0,1/0,0,0,0,3 0/0 0", 9, "1,1,0,0,0/0,0,0,0,0 0/6 1", false),
+    (Rules::DAKON, "1,0/0,2 0/0 0", 3, "1,1/0,0 0/1 1", false),
+    (Rules::DAKON, "0,0/6,0 0/0 0", 2, "2,0/0,1 0/3 0", false),
+    (Rules::DAKON, "0,1/0,1 5/5 0", 3, "0,0/0,0 6/6 0", true),
+    (Rules::DAKON, "1,0,0/2,0,0 0/0 1", 0, "0,0,0/0,0,0 1/2 1", true),
     // Player 1 sows right to left into S1: 2 seeds from hole 1 fall in 0 and S1, an extra move.
-    (Rules::Dakon, "0,2/0,1 0/0 1", 1, "1,0/0,1 1/0 1", false),
+    (Rules::DAKON, "0,2/0,1 0/0 1", 1, "1,0/0,1 1/0 1", false),
     // Player 1's 2 seeds from hole 0 fall in S1 and player 0's empty hole 3, the left end of
     // its row: with one neighbour only, nothing is taken.
-    (Rules::Dakon, "2,0,0/0,1,1 0/0 1", 0, "0,0,0/1,1,1 1/0 0", false),
+    (Rules::DAKON, "2,0,0/0,1,1 0/0 1", 0, "0,0,0/1,1,1 1/0 0", false),
     // Mikul on player 0's row: 3 seeds from hole 0 fall in S1, 3 and 4; hole 4 was empty, its
     // neighbours 3 and 5 hold 2 each: 2 + 2 + 1 go to S1. Player 0 then has no seed: player 1
     // takes hole 1's seed too.
-    (Rules::Dakon, "3,1,0/1,0,2 0/0 1", 0, "0,0,0/0,0,0 7/0 0", true),
+    (Rules::DAKON, "3,1,0/1,0,2 0/0 1", 0, "0,0,0/0,0,0 7/0 0", true),
     // Kalah, 6 x 4: 4 seeds from hole 8 end in S0, an extra move.
     (Rules::Kalah, "4,4,4,4,4,4/4,4,4,4,4,4 0/0 0", 8, "4,4,4,4,4,4/4,4,0,5,5,5 0/1 0", false),
     // 4 seeds from hole 6 end in hole 10, which held seeds: one lap only, no relay.
@@ -49,7 +49,37 @@ const EXAMPLES: &[(Rules, &str, usize, &str, bool)] = &[
     (Rules::Kalah, "3,0,0/1,1,1 0/0 1", 0, "0,0,0/0,0,0 1/5 0", true),
     // A capture that empties player 1's side ends the game.
     (Rules::KalahEmptyCapture, "0,2/1,0 0/0 0", 2, "0,0/0,0 0/3 1", true),
+    // Dakon's options, the rows of the rules page's "Dakon's variants": 6 seeds from hole 2
+    // skip hole 2 (3, S0, 1, 0, 3, S0): an extra move instead of the default's relay.
+    (SKIP_ORIGIN, "0,0/6,0 0/0 0", 2, "1,1/0,2 0/2 0", false),
+    // No mikul: the landing seed stays in hole 3, its neighbours keep 2 each.
+    (NO_MIKUL, "1,1,2,0,1/0,0,0,0,3 0/0 0", 9, "1,1,2,1,2/0,0,0,0,0 0/1 1", false),
+    // Nembak takes hole 0's 3 seeds and the landed seed in hole 5.
+    (NEMBAK_LANDER, "2,1,2,0,0/0,0,0,0,4 0/0 0", 9, "0,2,0,1,1/0,0,0,0,0 0/5 1", false),
+    // Facing an empty hole the landed seed stays.
+    (NEMBAK_LANDER, "1,0/1,0 0/0 0", 2, "1,0/0,1 0/0 1", false),
+    (TRADITIONAL, "7,7,7,7,7,7,7/7,7,7,7,7,7,7 0/0 0", 13, "8,0,8,8,8,8,0/8,8,8,8,8,8,0 0/10 1", false),
 ];
+
+const fn dakon(nembak_lander: bool, no_mikul: bool, skip_origin: bool) -> Rules {
+    Rules::Dakon(DakonOptions { nembak_lander, no_mikul, skip_origin })
+}
+const NEMBAK_LANDER: Rules = dakon(true, false, false);
+const NO_MIKUL: Rules = dakon(false, true, false);
+const SKIP_ORIGIN: Rules = dakon(false, false, true);
+const TRADITIONAL: Rules = dakon(true, true, true);
+
+#[test]
+fn every_dakon_name_is_known_and_round_trips() {
+    assert_eq!(TRADITIONAL.name(), "dakon:traditional");
+    assert_eq!(dakon(true, false, true).name(), "dakon:nembak-lander,skip-origin");
+    for rules in Rules::ALL {
+        assert_eq!(Rules::from_name(rules.name()), Some(rules));
+    }
+    // Only the canonical spelling is a name of the format.
+    assert_eq!(Rules::from_name("dakon:skip-origin,nembak-lander"), None);
+    assert_eq!(Rules::from_name("dakon:nembak-lander,no-mikul,skip-origin"), None);
+}
 
 #[test]
 fn worked_examples() {
@@ -67,12 +97,12 @@ fn worked_examples() {
 type MovesExample = (Rules, &'static str, &'static [usize], Option<[u8; 2]>);
 
 const MOVES: &[MovesExample] = &[
-    (Rules::Dakon, "7,7,7/7,7,7 0/0 0", &[3, 4, 5], None),
-    (Rules::Dakon, "7,0,7/7,0,7 0/0 1", &[0, 2], None),
+    (Rules::DAKON, "7,7,7/7,7,7 0/0 0", &[3, 4, 5], None),
+    (Rules::DAKON, "7,0,7/7,0,7 0/0 1", &[0, 2], None),
     // Player 0 to move has no seed: player 1 takes the 3 left.
-    (Rules::Dakon, "1,0,2/0,0,0 4/5 0", &[], Some([5, 7])),
+    (Rules::DAKON, "1,0,2/0,0,0 4/5 0", &[], Some([5, 7])),
     // In dakon only the player to move matters: player 1 has no seed, but it is not their turn.
-    (Rules::Dakon, "0,0,0/1,0,2 4/5 0", &[3, 5], None),
+    (Rules::DAKON, "0,0,0/1,0,2 4/5 0", &[3, 5], None),
     // In kalah either empty side ends the game, each player keeping their own side's seeds.
     (Rules::Kalah, "0,0,0/1,0,2 4/5 0", &[], Some([8, 4])),
     (Rules::KalahEmptyCapture, "1,0,2/0,0,0 4/5 0", &[], Some([5, 7])),
@@ -101,10 +131,10 @@ fn invalid_positions_are_refused() {
         (&[1, 1][..], [0, 0], 2, "player 2 to move, expected 0 or 1"),
         (&[100, 100][..], [50, 6], 0, "256 seeds, expected at most 255"),
     ] {
-        let refused = Position::new(Rules::Dakon, holes, stores, player).expect_err("refused");
+        let refused = Position::new(Rules::DAKON, holes, stores, player).expect_err("refused");
         assert_eq!(refused.to_string(), message);
     }
-    assert!(Position::new(Rules::Dakon, &[100, 100], [50, 5], 1).is_ok(), "255 seeds are fine");
+    assert!(Position::new(Rules::DAKON, &[100, 100], [50, 5], 1).is_ok(), "255 seeds are fine");
 }
 
 #[test]

@@ -247,7 +247,7 @@ impl PositionArg {
     pub fn resolve(&self, rules: Option<RulesName>) -> PyResult<PyPosition> {
         match self {
             PositionArg::Position(p) => Ok(PyPosition { position: p.position, rules: rules.unwrap_or(p.rules) }),
-            PositionArg::Text(text) => Ok(PyPosition { position: parse_notation(text)?, rules: rules.unwrap_or(RulesName::Dakon) }),
+            PositionArg::Text(text) => Ok(PyPosition { position: parse_notation(text)?, rules: rules.unwrap_or(RulesName::DAKON) }),
         }
     }
 }

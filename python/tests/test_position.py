@@ -95,3 +95,18 @@ def test_other_bad_input() -> None:
         dakon.Position.start(2).final_difference()
     with pytest.raises(TypeError):
         dakon.Position.parse(5)
+
+
+def test_dakon_variants_by_name(cli) -> None:
+    """`rules=` takes Dakon's variants as the command line does: any order, one canonical name,
+    the same values; bad options are refused with the command line's message."""
+    p = dakon.Position.start(3, 4, rules="dakon:skip-origin,no-mikul")
+    assert p.rules == "dakon:no-mikul,skip-origin" and p != p.with_rules("dakon")
+    for rules in ["dakon:nembak-lander", "dakon:no-mikul", "dakon:skip-origin", "dakon:traditional"]:
+        [line] = cli_json_lines(cli, "batch", "--rules", rules, "-", stdin="4,4,4/4,4,4 0/0 0\n")
+        solution = dakon.solve(dakon.Position.start(3, 4, rules=rules))
+        assert solution.rules == rules and solution.value == line["value"], rules
+    with pytest.raises(ValueError, match="unknown Dakon option 'no-relay'"):
+        dakon.Position.start(3, 3, rules="dakon:no-relay")
+    with pytest.raises(ValueError, match="'traditional' already sets every Dakon option"):
+        dakon.Position.start(3, 3, rules="dakon:traditional,no-mikul")

@@ -20,7 +20,7 @@ fn main() {
     const USAGE: &str = "usage: atlas_trace [RULES] HOLES SEEDS THREADS [TT_MB] [NODE_LIMIT]";
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let name: RulesName =
-        if args.first().is_some_and(|a| a.parse::<u64>().is_err()) { args.remove(0).parse().expect(USAGE) } else { RulesName::Dakon };
+        if args.first().is_some_and(|a| a.parse::<u64>().is_err()) { args.remove(0).parse().expect(USAGE) } else { RulesName::DAKON };
     let args: Vec<u64> = args.iter().map(|a| a.parse().expect(USAGE)).collect();
     let (holes, seeds, threads) = (args[0] as usize, args[1] as u32, args[2] as usize);
     let mb = args.get(3).copied().unwrap_or(1024) as usize;

@@ -183,7 +183,7 @@ fn data_file_quick_lines() {
 #[test]
 #[ignore]
 fn data_file_all_lines() {
-    for rules in RefRules::ALL {
+    for rules in RefRules::ALL.into_iter().chain(RefRules::VARIANTS) {
         check_data_file(rules, u64::MAX);
     }
 }
@@ -201,6 +201,46 @@ fn data_file_matches_the_reference() {
             line.position,
             line.depth
         );
+    }
+}
+
+/// The three positions each Dakon variant's perft is counted on: the standard opening, a
+/// small board whose laps come round (so `skip-origin` matters), and a middle game with a
+/// nembak and a mikul in reach.
+const VARIANT_POSITIONS: [(&str, u32); 3] =
+    [("7,7,7,7,7,7,7/7,7,7,7,7,7,7 0/0 0", 6), ("9,9,9/9,9,9 0/0 0", 8), ("1,1,2,0,1/3,0,2,0,3 0/0 0", 8)];
+
+/// Every Dakon variant has its three positions in the data file, at every depth, and the
+/// engine agrees with each line.
+#[test]
+fn variants_agree_with_the_data_file() {
+    let lines = data_file();
+    for rules in RefRules::VARIANTS {
+        for (position, depths) in VARIANT_POSITIONS {
+            for depth in 1..=depths {
+                assert!(
+                    lines.iter().any(|l| l.rules == rules && l.position == position && l.depth == depth),
+                    "perft.txt lacks {} {position} at depth {depth}",
+                    rules.name()
+                );
+            }
+        }
+        assert!(check_data_file(rules, 2_000_000) >= 3 * 6, "too few {} lines checked", rules.name());
+    }
+}
+
+/// Writes the Dakon variants' lines of the data file with the reference:
+/// `cargo test --release -p dakon-solver --test perft -- --ignored --nocapture print_variant_perft_data | grep ' ; '`.
+#[test]
+#[ignore]
+fn print_variant_perft_data() {
+    for rules in RefRules::VARIANTS {
+        for (position, depths) in VARIANT_POSITIONS {
+            let board = notation::parse(position).unwrap();
+            for depth in 1..=depths {
+                println!("{} ; {position} ; {depth} ; {}", rules.name(), rules.perft(&board, depth));
+            }
+        }
     }
 }
 

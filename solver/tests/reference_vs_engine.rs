@@ -30,8 +30,18 @@ struct Plan {
     playout_seed: fn(usize, u32) -> u64,
 }
 
-fn plans() -> [Plan; 3] {
+/// The plans of the base rule sets, then one per Dakon variant (fewer positions each: the
+/// options change only how a lap, a nembak or a mikul ends).
+fn plans() -> Vec<Plan> {
     let [dakon, kalah, empty_capture] = RefRules::ALL;
+    let variant_plan = |rules| Plan {
+        rules,
+        positions_per_size: 4_000,
+        positions_seed: |n| 0x0B7_0000 + n as u64,
+        playouts: 8,
+        most_seeds: |n| n as u32 + 2,
+        playout_seed: |n, s| 0x0B8_0000 + 100 * n as u64 + u64::from(s),
+    };
     let kalah_plan = |rules, offset| Plan {
         rules,
         positions_per_size: 10_000,
@@ -40,7 +50,7 @@ fn plans() -> [Plan; 3] {
         most_seeds: |_| 6,
         playout_seed: |n, s| 0x4A1B_0000 + 100 * n as u64 + u64::from(s),
     };
-    [
+    let mut plans = vec![
         Plan {
             rules: dakon,
             positions_per_size: 20_000,
@@ -51,7 +61,9 @@ fn plans() -> [Plan; 3] {
         },
         kalah_plan(kalah, 0),
         kalah_plan(empty_capture, 100),
-    ]
+    ];
+    plans.extend(RefRules::VARIANTS.map(variant_plan));
+    plans
 }
 
 /// What the compared moves exercised, so that a test whose positions miss a rule fails.
@@ -96,7 +108,7 @@ fn expected_error(rules: RefRules, board: &Board, hole: usize) -> MoveError {
     let over = rules.moves(board).is_empty();
     if hole >= 2 * board.n {
         MoveError::NoSuchHole { hole, holes: board.n }
-    } else if over && rules == RefRules::Dakon {
+    } else if over && rules.is_dakon() {
         MoveError::GameOver
     } else if over {
         let empty = if board.side_seeds(board.to_move) == 0 { board.to_move } else { 1 - board.to_move };
@@ -113,8 +125,8 @@ fn expected_error(rules: RefRules, board: &Board, hole: usize) -> MoveError {
 fn compare_move(rules: RefRules, board: &Board, hole: usize, played: &Played, here: &str, coverage: &mut Coverage) -> Board {
     let mover = player(board.to_move);
     match (rules, played) {
-        (RefRules::Dakon, Played::Dakon(outcome)) => {
-            let (after, report) = board.play(hole);
+        (RefRules::Dakon(options), Played::Dakon(outcome)) => {
+            let (after, report) = board.play_with(hole, options);
             assert_eq!(outcome.extra_move, report.extra_move, "{here}: extra move");
             assert_eq!(outcome.game_over(), report.sweep.is_some(), "{here}: game over");
             assert_eq!(outcome.captured() as u32, report.capture.map_or(0, |c| c.1), "{here}: seeds captured");
@@ -167,7 +179,7 @@ fn compare(rules: RefRules, board: &Board, context: &str, coverage: &mut Coverag
     let over = moves.is_empty();
     assert_eq!(engine.is_over(&pos), over, "{here}: is_over");
     assert_eq!(engine.legal_holes(&pos), moves, "{here}: Rules::legal_moves");
-    if rules == RefRules::Dakon {
+    if rules == RefRules::DAKON {
         assert_eq!(pos.is_over(), board.is_over(), "{here}: Position::is_over");
         assert_eq!(pos.legal_holes(), moves, "{here}: Position::legal_holes");
     }
@@ -195,7 +207,7 @@ fn compare(rules: RefRules, board: &Board, context: &str, coverage: &mut Coverag
         assert_eq!(step.same_mover, after.to_move == board.to_move, "{here}: Rules::play same mover");
         if played.game_over() {
             assert!(engine.legal_moves(&next).is_empty(), "{here}: a finished game has Rules::legal_moves");
-            if rules == RefRules::Dakon {
+            if rules == RefRules::DAKON {
                 assert!(next.is_over() && next.legal_holes().is_empty(), "{here}: a finished game has moves");
             } else {
                 assert_eq!(engine.terminal_gain(&next), 0, "{here}: a finished game's board is empty");
@@ -214,11 +226,17 @@ fn compare(rules: RefRules, board: &Board, context: &str, coverage: &mut Coverag
 fn assert_covered(rules: RefRules, n: usize, positions: usize, coverage: &Coverage) {
     let here = format!("{} n = {n}: {coverage:?}", rules.name());
     assert!(coverage.finished > 0 && coverage.ends > 0 && coverage.long_laps > 0, "{here}");
-    assert!(coverage.captures > 0 && coverage.extra_moves > 0, "{here}");
+    // With one hole a side and skip-origin, no lap can end in the mover's only hole empty.
+    let captures_possible = !(n == 1 && matches!(rules, RefRules::Dakon(o) if o.skip_origin));
+    assert!((coverage.captures > 0) == captures_possible && coverage.extra_moves > 0, "{here}");
     match rules {
-        RefRules::Dakon => {
-            assert!(coverage.relays > 0 && coverage.nembak > 0, "{here}");
-            assert!(n < 3 || coverage.mikul > 0, "{here}: no mikul");
+        RefRules::Dakon(options) => {
+            assert!(coverage.relays > 0 && (coverage.nembak > 0) == captures_possible, "{here}");
+            if options.no_mikul {
+                assert_eq!(coverage.mikul, 0, "{here}: a mikul under no-mikul");
+            } else {
+                assert!(n < 3 || coverage.mikul > 0, "{here}: no mikul");
+            }
             assert!(coverage.moves >= positions / 2, "{here}: too few moves compared");
         }
         RefRules::Kalah(kalah) => {
@@ -304,8 +322,8 @@ fn random_playouts() {
         }
         let here = format!("{}: {coverage:?}", plan.rules.name());
         assert!(coverage.captures > 0 && coverage.ends > 0 && coverage.extra_moves > 0, "{here}");
-        if plan.rules == RefRules::Dakon {
-            assert!(coverage.mikul > 0 && coverage.nembak > 0 && coverage.relays > 0, "{here}");
+        if let RefRules::Dakon(options) = plan.rules {
+            assert!((coverage.mikul > 0) != options.no_mikul && coverage.nembak > 0 && coverage.relays > 0, "{here}");
         }
     }
 }

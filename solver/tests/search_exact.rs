@@ -86,7 +86,7 @@ fn plans() -> [Plan; 3] {
         threads: (3, 12 + offset, 150),
     };
     [
-        Plan { name: RulesName::Dakon, small_start: |_, _| true, random: (3, 2..=7, 400), threads: (4, 4, 300) },
+        Plan { name: RulesName::DAKON, small_start: |_, _| true, random: (3, 2..=7, 400), threads: (4, 4, 300) },
         kalah(RulesName::Kalah, 0),
         kalah(RulesName::KalahEmptyCapture, 100),
     ]

@@ -39,18 +39,18 @@ fn check_board(name: RulesName, holes: usize, max_seeds: u32) {
 #[test]
 fn dakon_tiers_match_minimax() {
     for (holes, max_seeds) in [(1, 12), (2, 10), (3, 9), (4, 12), (5, 9)] {
-        check_board(RulesName::Dakon, holes, max_seeds);
+        check_board(RulesName::DAKON, holes, max_seeds);
     }
 }
 
 #[test]
 fn dakon_six_hole_tiers_match_minimax() {
-    check_board(RulesName::Dakon, 6, 7);
+    check_board(RulesName::DAKON, 6, 7);
 }
 
 #[test]
 fn dakon_seven_hole_tiers_match_minimax() {
-    check_board(RulesName::Dakon, 7, 6);
+    check_board(RulesName::DAKON, 7, 6);
 }
 
 #[test]

@@ -70,7 +70,7 @@ fn version_2_files_and_compact_tiers_hold_the_values_of_version_1_files() {
 
 #[test]
 fn version_2_files_are_smaller_than_version_1_files() {
-    let rules = RuleSet::new(RulesName::Dakon, 3).unwrap();
+    let rules = RuleSet::new(RulesName::DAKON, 3).unwrap();
     let dir = built(&rules);
     let size = |d: &Path, k| std::fs::metadata(tier_path(&rules, d, k)).unwrap().len();
     assert!(
@@ -83,7 +83,7 @@ fn version_2_files_are_smaller_than_version_1_files() {
 
 #[test]
 fn values_that_contradict_the_lower_tiers_and_missing_lower_tiers_are_refused() {
-    let rules = RuleSet::new(RulesName::Dakon, 3).unwrap();
+    let rules = RuleSet::new(RulesName::DAKON, 3).unwrap();
     let dir = built(&rules);
     let lower: Vec<Vec<u8>> =
         (0..6).map(|k| TableFile::open(&rules, &tier_path(&rules, dir.path(), k), k).unwrap()).fold(Vec::new(), |mut acc, f| {
@@ -114,7 +114,7 @@ fn values_that_contradict_the_lower_tiers_and_missing_lower_tiers_are_refused() 
 
 #[test]
 fn a_memory_bound_loads_the_tiers_that_fit_and_says_which_are_left_out() {
-    let rules = RuleSet::new(RulesName::Dakon, 3).unwrap();
+    let rules = RuleSet::new(RulesName::DAKON, 3).unwrap();
     let dir = built(&rules);
     let full = TableSet::open(&rules, dir.path()).unwrap().unwrap();
     let lines = |top: u32| (0..=top).map(|k| CompactTier::line_bytes(rules.tier_size(k))).sum::<u64>();

@@ -131,7 +131,7 @@ type Damage<'a> = &'a dyn Fn(&Path);
 
 #[test]
 fn a_damaged_or_truncated_image_is_refused_with_a_note_and_made_again() {
-    let (rules, dir, values) = with_images(RulesName::Dakon);
+    let (rules, dir, values) = with_images(RulesName::DAKON);
     let damages: [(u32, &str, Damage); 4] = [
         (5, "checksum", &|path| flip_byte(path, |len| len / 2)),
         (7, "truncated", &|path| {
@@ -161,7 +161,7 @@ fn a_damaged_or_truncated_image_is_refused_with_a_note_and_made_again() {
 fn an_image_made_from_other_values_is_refused_as_stale() {
     // The version 1 files of the same tiers: the same values, another values checksum, so an
     // image of the version 2 files does not prove itself theirs.
-    let (rules, version_2, _) = with_images(RulesName::Dakon);
+    let (rules, version_2, _) = with_images(RulesName::DAKON);
     let version_1 = tempfile::tempdir().unwrap();
     let kept = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/tables-v1");
     for k in 0..=TOP {

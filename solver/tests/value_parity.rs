@@ -32,7 +32,7 @@ fn every_future_gain_has_the_parity_of_the_seeds_on_the_board(name: RulesName) {
 // One test per rule set, so that the test threads share the work.
 #[test]
 fn dakon_future_gains_have_the_parity_of_the_seeds_on_the_board() {
-    every_future_gain_has_the_parity_of_the_seeds_on_the_board(RulesName::Dakon);
+    every_future_gain_has_the_parity_of_the_seeds_on_the_board(RulesName::DAKON);
 }
 
 #[test]

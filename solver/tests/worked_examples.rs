@@ -122,3 +122,21 @@ fn seeds_are_conserved_by_the_examples() {
         assert_eq!(total(&before), total(&after), "{}", example.what);
     }
 }
+
+/// Every line of the worked-examples data file (every rule set and Dakon variant, as the rules
+/// page shows them) through the engine's rule set of that name.
+#[test]
+fn every_data_file_line_through_the_engine() {
+    use dakon_solver::ruleset::{RuleSet, RulesName};
+    let mut variants = 0;
+    for line in include_str!("data/worked_examples.txt").lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let fields: Vec<&str> = line.split(" ; ").collect();
+        let [rules, before, hole, after] = fields[..] else { panic!("malformed line {line:?}") };
+        let name: RulesName = rules.parse().unwrap_or_else(|e| panic!("{line}: {e}"));
+        let position: Position = before.parse().unwrap();
+        let (next, _) = RuleSet::of(name, &position).play_hole(&position, hole.parse().unwrap()).unwrap();
+        assert_eq!(next.to_string(), after, "{line}");
+        variants += usize::from(rules.starts_with("dakon:"));
+    }
+    assert!(variants >= 7, "the Dakon variants' examples are missing");
+}

@@ -66,7 +66,7 @@ pub fn draw(rules: &RuleSet, position: &Position) -> String {
     );
     let status = if rules.is_over(position) {
         let why = match rules.rules_name() {
-            RulesName::Dakon => format!("player {} has no seeds", position.mover()),
+            RulesName::Dakon(_) => format!("player {} has no seeds", position.mover()),
             RulesName::Kalah | RulesName::KalahEmptyCapture => "a side is empty and each player stores their own side".to_string(),
         };
         format!("game over: {why}; final difference for player 0: {:+}", final_for_zero(rules, position))

@@ -119,9 +119,9 @@ mod tests {
     fn an_analysis_written_as_rows_reads_back_as_the_same_bounds() {
         // The last: a move that ends the game (a child with no seeds left has a row too).
         for (rules, text) in [
-            (RulesName::Dakon, "2,1,3,0,2,1/1,2,0,3,1,2 3/4 1"),
+            (RulesName::DAKON, "2,1,3,0,2,1/1,2,0,3,1,2 3/4 1"),
             (RulesName::Kalah, "3,3,3,3/3,3,0,4 0/1 0"),
-            (RulesName::Dakon, "1,0/0,1 0/0 0"),
+            (RulesName::DAKON, "1,0/0,1 0/0 0"),
         ] {
             let position: Position = text.parse().unwrap();
             let rules = RuleSet::of(rules, &position);

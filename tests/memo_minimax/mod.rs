@@ -33,7 +33,7 @@ pub struct Minimax {
 
 impl Default for Minimax {
     fn default() -> Minimax {
-        Minimax::of(RefRules::Dakon)
+        Minimax::of(RefRules::DAKON)
     }
 }
 

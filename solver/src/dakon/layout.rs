@@ -139,6 +139,8 @@ pub(crate) struct Layout {
     pub wrap: [u8; WRAP],
     /// `end_byte[t]`: the byte of cycle slot `t % (2n + 1)`.
     pub end_byte: [u8; WRAP],
+    /// The cycle's length, `2n + 1` slots.
+    pub cycle: u8,
 }
 
 /// Where a lap ended.
@@ -167,6 +169,27 @@ impl Layout {
         lanes.sow(&self.after[slot & 31][lap.rest as usize & 31], slot_byte);
         lanes.add(&self.rounds[lap.rounds as usize & 127]);
         LapEnd { slot: last, byte: last_byte, landed }
+    }
+}
+
+impl Layout {
+    /// Sows one lap that skips the hole it was lifted from (the `skip-origin` option): the
+    /// `hand` seeds go round the `2n` other cycle slots, so `hand / 2n` to each and one more to
+    /// each of the next `hand % 2n`. A lap too short to come round is the ordinary lap.
+    #[inline]
+    pub fn sow_lap_skipping_origin(&self, lanes: &mut Lanes, slot: usize, slot_byte: usize, hand: usize) -> LapEnd {
+        let others = self.cycle as usize - 1;
+        if hand <= others {
+            return self.sow_lap(lanes, slot, slot_byte, hand);
+        }
+        let (rounds, rest) = (hand / others, hand % others);
+        let end = slot + if rest == 0 { others } else { rest };
+        let (last, last_byte) = (self.wrap[end] as usize, self.end_byte[end] as usize);
+        lanes.sow(&self.after[slot & 31][rest & 31], slot_byte);
+        for _ in 0..rounds {
+            lanes.add(&self.after[slot & 31][others & 31]);
+        }
+        LapEnd { slot: last, byte: last_byte, landed: lanes.get(last_byte) }
     }
 }
 
@@ -235,11 +258,13 @@ const fn layout(holes: usize) -> Layout {
         lap: [Lap { rounds: 0, rest: 0, landing: 0 }; 256],
         wrap: [0; WRAP],
         end_byte: [0; WRAP],
+        cycle: 0,
     };
     if holes == 0 {
         return layout;
     }
     let cycle = 2 * holes + 1;
+    layout.cycle = cycle as u8;
     let mut whole = Lanes([0; 32]);
     let mut slot = 0;
     while slot < cycle {

@@ -8,6 +8,7 @@ mod board_rules;
 mod key;
 pub mod layout;
 mod notation;
+mod options;
 mod player;
 mod position;
 pub(crate) mod tiers;
@@ -17,12 +18,14 @@ pub use board_rules::DakonBoardRules;
 pub use key::Key;
 pub use layout::MAX_HOLES;
 pub use notation::NotationError;
+pub use options::{DakonOptions, OptionsError};
 pub use player::Player;
 pub use position::{Capture, CaptureKind, MoveError, Outcome, Position, PositionError, Side, Sweep, MAX_SEEDS};
 
 use crate::rules::{MoveList, Rules, Step};
 
-/// The Dakon rule set for boards of one size, as the generic search and tables see it.
+/// The Dakon rule set, with its [`DakonOptions`], for boards of one size, as the generic
+/// search and tables see it.
 ///
 /// ```
 /// use dakon_solver::dakon::{Dakon, Position};
@@ -38,6 +41,7 @@ use crate::rules::{MoveList, Rules, Step};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Dakon {
     holes: u8,
+    options: DakonOptions,
 }
 
 impl Dakon {
@@ -46,8 +50,16 @@ impl Dakon {
     /// # Errors
     /// [`PositionError::Holes`] if `holes` is outside `1..=9`.
     pub fn new(holes: usize) -> Result<Dakon, PositionError> {
+        Dakon::with_options(holes, DakonOptions::NONE)
+    }
+
+    /// The rules with `options` for `holes` holes per row.
+    ///
+    /// # Errors
+    /// [`PositionError::Holes`] if `holes` is outside `1..=9`.
+    pub fn with_options(holes: usize, options: DakonOptions) -> Result<Dakon, PositionError> {
         if (1..=MAX_HOLES).contains(&holes) {
-            Ok(Dakon { holes: holes as u8 })
+            Ok(Dakon { holes: holes as u8, options })
         } else {
             Err(PositionError::Holes(holes))
         }
@@ -56,7 +68,12 @@ impl Dakon {
     /// The rules for the board of `position` (always valid: a position has 1 to 9 holes per
     /// row).
     pub fn of(position: &Position) -> Dakon {
-        Dakon { holes: position.holes() as u8 }
+        Dakon { holes: position.holes() as u8, options: DakonOptions::NONE }
+    }
+
+    /// The rule options.
+    pub fn options(&self) -> DakonOptions {
+        self.options
     }
 
     /// Holes per row.
@@ -69,7 +86,7 @@ impl Rules for Dakon {
     type Position = Position;
 
     fn name(&self) -> &'static str {
-        "dakon"
+        self.options.rules_name()
     }
 
     fn parameters(&self) -> Vec<u32> {
@@ -83,7 +100,8 @@ impl Rules for Dakon {
 
     #[inline]
     fn play(&self, pos: &Position, mv: u8) -> Step<Position> {
-        let (next, outcome) = pos.play(mv as usize);
+        // One predictable branch keeps the default move free of the options' tests.
+        let (next, outcome) = if self.options.is_none() { pos.play(mv as usize) } else { pos.play_with(mv as usize, self.options) };
         board_rules::step(pos, next, outcome.gain(pos.mover()))
     }
 

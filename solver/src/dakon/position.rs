@@ -2,7 +2,7 @@
 //! end sweep.
 
 use super::layout::{self, Lanes, LapEnd, LAYOUTS, MAX_HOLES, STORE_BYTE};
-use super::Player;
+use super::{DakonOptions, Player};
 
 /// Most seeds a position may hold, on the board and in the stores together.
 pub const MAX_SEEDS: u32 = 255;
@@ -369,8 +369,7 @@ impl Position {
     /// [`MoveError`] if the hole does not exist, is not the mover's, is empty, or the game is
     /// over.
     pub fn play_hole(&self, hole: usize) -> Result<(Position, Outcome), MoveError> {
-        let r = self.hole_to_lift(hole, self.is_over().then_some(MoveError::GameOver))?;
-        Ok(self.play(r))
+        self.play_hole_with(hole, DakonOptions::NONE)
     }
 
     /// The mover's hole `r` (counted in the mover's sowing direction) that playing the hole
@@ -407,6 +406,25 @@ impl Position {
     /// [`Position::play_hole`] for unchecked input.
     #[inline(always)]
     pub fn play(&self, r: usize) -> (Position, Outcome) {
+        self.play_with(r, DakonOptions::NONE)
+    }
+
+    /// [`Position::play_hole`] under the rule `options`.
+    ///
+    /// # Errors
+    /// As [`Position::play_hole`].
+    pub fn play_hole_with(&self, hole: usize, options: DakonOptions) -> Result<(Position, Outcome), MoveError> {
+        let r = self.hole_to_lift(hole, self.is_over().then_some(MoveError::GameOver))?;
+        Ok(self.play_with(r, options))
+    }
+
+    /// [`Position::play`] under the rule `options` (with none, the same move: the options are
+    /// constants there, so the default move pays nothing for them).
+    ///
+    /// # Panics
+    /// As [`Position::play`].
+    #[inline(always)]
+    pub fn play_with(&self, r: usize, options: DakonOptions) -> (Position, Outcome) {
         let n = self.holes();
         let layout = &LAYOUTS[n];
         let mut lanes = self.lanes;
@@ -420,7 +438,11 @@ impl Position {
         let mut capture = None;
         let mut extra_move = false;
         let last = loop {
-            let LapEnd { slot: last, byte: last_byte, landed } = layout.sow_lap(&mut lanes, slot, slot_byte, hand);
+            let LapEnd { slot: last, byte: last_byte, landed } = if options.contains(DakonOptions::SKIP_ORIGIN) {
+                layout.sow_lap_skipping_origin(&mut lanes, slot, slot_byte, hand)
+            } else {
+                layout.sow_lap(&mut lanes, slot, slot_byte, hand)
+            };
             if last_byte == STORE_BYTE {
                 extra_move = true;
                 break last;
@@ -434,13 +456,17 @@ impl Position {
                 continue;
             }
             if last < n {
-                // Nembak: take the facing hole (the landed seed stays).
-                let seeds = lanes.take(16 + n - 1 - last);
+                // Nembak: take the facing hole (the landed seed stays, unless the option takes
+                // it too).
+                let mut seeds = lanes.take(16 + n - 1 - last);
                 if seeds > 0 {
+                    if options.contains(DakonOptions::NEMBAK_LANDER) {
+                        seeds += lanes.take(last);
+                    }
                     lanes.put(STORE_BYTE, seeds);
                     capture = Some(Capture { kind: CaptureKind::Nembak, seeds });
                 }
-            } else {
+            } else if !options.contains(DakonOptions::NO_MIKUL) {
                 // Mikul: an opponent's hole between two equal, non-empty neighbours.
                 let j = last - n - 1;
                 if j > 0 && j + 1 < n {

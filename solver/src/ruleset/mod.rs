@@ -33,7 +33,7 @@ use crate::dakon::{Dakon, DakonBoardRules, MoveError, Position, PositionError};
 use crate::kalah::{CaptureRule, Kalah};
 use crate::rules::{MoveList, Rules, Step};
 
-/// Dakon or Kalah, for boards of one size.
+/// Dakon (with its options) or Kalah, for boards of one size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RuleSet {
     /// The Dakon rules.
@@ -49,7 +49,7 @@ impl RuleSet {
     /// [`PositionError::Holes`] if `holes` is outside `1..=9`.
     pub fn new(name: RulesName, holes: usize) -> Result<RuleSet, PositionError> {
         Ok(match name {
-            RulesName::Dakon => RuleSet::Dakon(Dakon::new(holes)?),
+            RulesName::Dakon(options) => RuleSet::Dakon(Dakon::with_options(holes, options)?),
             RulesName::Kalah => RuleSet::Kalah(Kalah::new(holes, CaptureRule::FacingSeeds)?),
             RulesName::KalahEmptyCapture => RuleSet::Kalah(Kalah::new(holes, CaptureRule::Always)?),
         })
@@ -63,7 +63,7 @@ impl RuleSet {
     /// Which rules these are.
     pub fn rules_name(&self) -> RulesName {
         match self {
-            RuleSet::Dakon(_) => RulesName::Dakon,
+            RuleSet::Dakon(d) => RulesName::Dakon(d.options()),
             RuleSet::Kalah(k) if k.capture_rule() == CaptureRule::FacingSeeds => RulesName::Kalah,
             RuleSet::Kalah(_) => RulesName::KalahEmptyCapture,
         }
@@ -84,7 +84,7 @@ impl RuleSet {
     /// mover's, or it is empty.
     pub fn play_hole(&self, pos: &Position, hole: usize) -> Result<(Position, Played), MoveError> {
         match self {
-            RuleSet::Dakon(_) => pos.play_hole(hole).map(|(next, o)| (next, Played::Dakon(o))),
+            RuleSet::Dakon(r) => pos.play_hole_with(hole, r.options()).map(|(next, o)| (next, Played::Dakon(o))),
             RuleSet::Kalah(r) => r.play_hole(pos, hole).map(|(next, o)| (next, Played::Kalah(o))),
         }
     }

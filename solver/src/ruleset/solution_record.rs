@@ -120,7 +120,7 @@ mod tests {
     #[test]
     fn a_solved_record_reads_in_final_differences_and_holes() {
         let position = Position::start(3, 2).unwrap();
-        let rules = RuleSet::of(RulesName::Dakon, &position);
+        let rules = RuleSet::of(RulesName::DAKON, &position);
         let solver = Solver::new(rules, Config { threads: 1, tt_bytes: 1 << 20 }, None);
         let solution = solver.solve(&position, &Limits::default());
         let record = SolutionRecord::new(&rules, &position, &solution);

@@ -30,6 +30,17 @@ pub enum Kind {
     Mikul,
 }
 
+/// Dakon's rule options, from the rules page's "Variants": each changes one rule.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// A nembak that takes the facing seeds takes the landing seed too.
+    pub nembak_lander: bool,
+    /// Landing in an empty hole of the opponent's side never captures.
+    pub no_mikul: bool,
+    /// A lap does not drop a seed into the hole it was lifted from.
+    pub skip_origin: bool,
+}
+
 /// A position: `n` holes per row, seeds per hole and store, and the player to move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
@@ -140,6 +151,11 @@ impl Board {
 
     /// Plays `hole` (which must be a legal move) and reports what happened.
     pub fn play(&self, hole: usize) -> (Board, Report) {
+        self.play_with(hole, Options::default())
+    }
+
+    /// Plays `hole` (which must be a legal move) under `options` and reports what happened.
+    pub fn play_with(&self, hole: usize, options: Options) -> (Board, Report) {
         assert!(self.moves().contains(&hole), "hole {hole} is not a legal move");
         let mover = self.to_move;
         let mut b = self.clone();
@@ -149,9 +165,13 @@ impl Board {
         let mut slot = Slot::Hole(hole);
         loop {
             // One lap, seed by seed; remember what the last hole held before its seed came.
+            let origin = slot;
             let mut held_before = 0;
             while hand > 0 {
                 slot = b.next_slot(slot, mover);
+                if options.skip_origin && slot == origin {
+                    continue;
+                }
                 match slot {
                     Slot::Store(p) => {
                         b.stores[p] += 1;
@@ -183,13 +203,18 @@ impl Board {
             if b.owner(h) == mover {
                 // Nembak: the facing hole goes to the mover's store; the landed seed stays.
                 let f = b.facing(h);
-                let taken = b.holes[f];
+                let mut taken = b.holes[f];
                 if taken > 0 {
                     b.holes[f] = 0;
+                    if options.nembak_lander {
+                        // The option: the landed seed goes with them.
+                        taken += b.holes[h];
+                        b.holes[h] = 0;
+                    }
                     b.stores[mover] += taken;
                     report.capture = Some((Kind::Nembak, taken));
                 }
-            } else {
+            } else if !options.no_mikul {
                 // Mikul: both row neighbours exist and hold the same, non-zero number of seeds.
                 let column = h % b.n;
                 if column >= 1 && column + 1 < b.n {

@@ -5,24 +5,58 @@
 use dakon_solver::ruleset::{RuleSet, RulesName};
 
 use super::kalah::Kalah;
-use super::Board;
+use super::{Board, Options};
 
 /// The reference of one rule set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RefRules {
-    Dakon,
+    Dakon(Options),
     Kalah(Kalah),
 }
 
-impl RefRules {
-    pub const ALL: [RefRules; 3] = [RefRules::Dakon, RefRules::Kalah(Kalah::STANDARD), RefRules::Kalah(Kalah::EMPTY_CAPTURE)];
+/// Dakon with options `nembak_lander`, `no_mikul`, `skip_origin`.
+const fn dakon(nembak_lander: bool, no_mikul: bool, skip_origin: bool) -> RefRules {
+    RefRules::Dakon(Options { nembak_lander, no_mikul, skip_origin })
+}
 
-    /// The name in data files, tables and certificates.
+impl RefRules {
+    /// The default Dakon rules.
+    pub const DAKON: RefRules = dakon(false, false, false);
+
+    pub const ALL: [RefRules; 3] = [RefRules::DAKON, RefRules::Kalah(Kalah::STANDARD), RefRules::Kalah(Kalah::EMPTY_CAPTURE)];
+
+    /// Dakon's variants: each option alone, each pair, and all three (`traditional`).
+    pub const VARIANTS: [RefRules; 7] = [
+        dakon(true, false, false),
+        dakon(false, true, false),
+        dakon(false, false, true),
+        dakon(true, true, false),
+        dakon(true, false, true),
+        dakon(false, true, true),
+        dakon(true, true, true),
+    ];
+
+    /// The name in data files, tables and certificates: the options in alphabetical order,
+    /// all three called `traditional`.
     pub fn name(self) -> &'static str {
         match self {
-            RefRules::Dakon => "dakon",
+            RefRules::Dakon(o) => match (o.nembak_lander, o.no_mikul, o.skip_origin) {
+                (false, false, false) => "dakon",
+                (true, false, false) => "dakon:nembak-lander",
+                (false, true, false) => "dakon:no-mikul",
+                (false, false, true) => "dakon:skip-origin",
+                (true, true, false) => "dakon:nembak-lander,no-mikul",
+                (true, false, true) => "dakon:nembak-lander,skip-origin",
+                (false, true, true) => "dakon:no-mikul,skip-origin",
+                (true, true, true) => "dakon:traditional",
+            },
             RefRules::Kalah(kalah) => kalah.name(),
         }
+    }
+
+    /// Whether these are Dakon's rules (with or without options).
+    pub fn is_dakon(self) -> bool {
+        matches!(self, RefRules::Dakon(_))
     }
 
     /// The rules called `name` in a data file.
@@ -30,7 +64,11 @@ impl RefRules {
     /// # Panics
     /// If no reference has that name.
     pub fn named(name: &str) -> RefRules {
-        RefRules::ALL.into_iter().find(|rules| rules.name() == name).unwrap_or_else(|| panic!("no rules named {name:?}"))
+        RefRules::ALL
+            .into_iter()
+            .chain(RefRules::VARIANTS)
+            .find(|rules| rules.name() == name)
+            .unwrap_or_else(|| panic!("no rules named {name:?}"))
     }
 
     /// The engine's rules of the same name for `n` holes per row.
@@ -42,7 +80,7 @@ impl RefRules {
     /// The legal moves, ascending.
     pub fn moves(self, board: &Board) -> Vec<usize> {
         match self {
-            RefRules::Dakon => board.moves(),
+            RefRules::Dakon(_) => board.moves(),
             RefRules::Kalah(kalah) => kalah.moves(board),
         }
     }
@@ -50,7 +88,7 @@ impl RefRules {
     /// The position after `hole`, a legal move.
     pub fn play(self, board: &Board, hole: usize) -> Board {
         match self {
-            RefRules::Dakon => board.play(hole).0,
+            RefRules::Dakon(options) => board.play_with(hole, options).0,
             RefRules::Kalah(kalah) => kalah.play(board, hole).0,
         }
     }
@@ -59,7 +97,9 @@ impl RefRules {
     pub fn final_difference(self, board: &Board) -> i32 {
         match self {
             // The seeds left (all on the other side) go to the other player.
-            RefRules::Dakon => board.stores[board.to_move] as i32 - board.stores[1 - board.to_move] as i32 - board.seeds_on_board() as i32,
+            RefRules::Dakon(_) => {
+                board.stores[board.to_move] as i32 - board.stores[1 - board.to_move] as i32 - board.seeds_on_board() as i32
+            }
             RefRules::Kalah(kalah) => kalah.final_difference(board),
         }
     }

@@ -27,7 +27,7 @@ pub fn answered(path: &Path, items: &[Item], rules: RulesName) -> Result<BTreeMa
         let bad = |why: String| CliError::Input(format!("--resume: line {number} of {}: {why}", path.display()));
         let record: Value = serde_json::from_slice(raw).map_err(|e| bad(format!("not a JSON record ({e})")))?;
         let line = record["line"].as_u64().ok_or_else(|| bad("no input line number".to_string()))?;
-        let written_under = record.get("rules").map_or(Some(RulesName::Dakon.as_str()), Value::as_str);
+        let written_under = record.get("rules").map_or(Some(RulesName::DAKON.as_str()), Value::as_str);
         if written_under != Some(rules.as_str()) {
             return Err(bad(format!(
                 "written under the {} rules, but this run plays {rules}; resume with the same --rules",

@@ -34,7 +34,7 @@ const EXACT_TAGLINE: &str = "Every move valued exactly: the final store differen
 /// solves exactly within its default time.
 pub fn default_board(rules: RulesName) -> (usize, u32) {
     match rules {
-        RulesName::Dakon => (7, 7),
+        RulesName::Dakon(_) => (7, 7),
         RulesName::Kalah | RulesName::KalahEmptyCapture => (6, 3),
     }
 }
@@ -43,15 +43,16 @@ pub fn default_board(rules: RulesName) -> (usize, u32) {
 /// promises no more than it gives.
 fn named_page(rules: RulesName) -> String {
     let game = match rules {
-        RulesName::Dakon => return INDEX.to_string(),
-        RulesName::Kalah => "Kalah",
-        RulesName::KalahEmptyCapture => "Kalah (empty capture)",
+        RulesName::DAKON => return INDEX.to_string(),
+        RulesName::Dakon(_) => format!("Dakon ({rules})"),
+        RulesName::Kalah => "Kalah".to_string(),
+        RulesName::KalahEmptyCapture => "Kalah (empty capture)".to_string(),
     };
     let (holes, seeds) = default_board(rules);
     let tagline = "Every move valued by the final store difference it leads to with perfect play: exactly when the search \
                    ends within the time limit (as on the default board), else with proven bounds that keep narrowing.";
     INDEX
-        .replace("Dakon", game)
+        .replace("Dakon", &game)
         .replace(EXACT_TAGLINE, tagline)
         .replace(r#"data-holes="7" data-seeds="7""#, &format!(r#"data-holes="{holes}" data-seeds="{seeds}""#))
 }
@@ -70,7 +71,7 @@ mod tests {
 
     #[test]
     fn the_page_is_named_after_the_rules() {
-        assert!(named_page(RulesName::Dakon).contains("<title>Dakon analysis board</title>"));
+        assert!(named_page(RulesName::DAKON).contains("<title>Dakon analysis board</title>"));
         let kalah = named_page(RulesName::Kalah);
         assert!(kalah.contains("<title>Kalah analysis board</title>") && !kalah.contains("Dakon"));
         assert!(named_page(RulesName::KalahEmptyCapture).contains("<h1>Kalah (empty capture) <span>"));

@@ -68,14 +68,15 @@ impl Params {
         self.get(name).ok_or_else(|| ApiError::BadRequest(format!("parameter '{name}' is missing")))
     }
 
-    /// `rules`: the rules the server plays (`served`, its `--rules`), named or not.
+    /// `rules`: the rules the server plays (`served`, its `--rules`, when not named), or
+    /// another of its family (a Dakon server plays every Dakon variant).
     ///
     /// # Errors
     /// [`ApiError::BadRequest`] for an unknown rule set or one this server does not play.
     pub fn rules(&self, served: RuleSet) -> Result<RuleSet, ApiError> {
         let Some(name) = self.get("rules") else { return Ok(served) };
         let rules = RuleSet::named(name).map_err(ApiError::BadRequest)?;
-        if rules != served {
+        if !served.family().contains(&rules) {
             return Err(ApiError::BadRequest(format!(
                 "rules '{name}': this server plays {} (start one with `dakon serve --rules {name}`)",
                 served.name()

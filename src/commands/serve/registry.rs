@@ -67,7 +67,8 @@ impl BoardSolver {
     }
 }
 
-/// The solvers of every board of the rules this server plays, each made on first use.
+/// The solvers of every board of the rules this server plays (each Dakon variant too), each
+/// made on first use.
 pub struct Registry {
     rules: RuleSet,
     boards: HashMap<Board, OnceCell<Arc<BoardSolver>>>,
@@ -97,8 +98,11 @@ impl Registry {
         width: Width,
         page: Option<TablesToPrepare>,
     ) -> Registry {
-        let boards: HashMap<Board, OnceCell<Arc<BoardSolver>>> =
-            (1..=MAX_HOLES).map(|holes| (Board { rules, holes }, OnceCell::new())).collect();
+        let boards: HashMap<Board, OnceCell<Arc<BoardSolver>>> = rules
+            .family()
+            .into_iter()
+            .flat_map(|rules| (1..=MAX_HOLES).map(move |holes| (Board { rules, holes }, OnceCell::new())))
+            .collect();
         Registry { rules, boards, total_bytes, probe, threads, width, page, page_tables: OnceLock::new() }
     }
 

@@ -9,23 +9,26 @@ use dakon_solver::ruleset::{self, Played, RulesName};
 pub struct RuleSet(pub RulesName);
 
 impl RuleSet {
-    /// Every rule set the server knows.
-    pub const ALL: [RuleSet; 3] = [RuleSet(RulesName::ALL[0]), RuleSet(RulesName::ALL[1]), RuleSet(RulesName::ALL[2])];
-
     /// The name written in requests and answers (as in table headers).
     pub fn name(self) -> &'static str {
         self.0.as_str()
     }
 
-    /// The rule set called `name`.
+    /// The rule set called `name` (Dakon's options in any order).
     ///
     /// # Errors
-    /// A message naming the rule sets this server knows.
+    /// A message naming the rule sets and options this server knows.
     pub fn named(name: &str) -> Result<RuleSet, String> {
-        RuleSet::ALL.into_iter().find(|rules| rules.name() == name).ok_or_else(|| {
-            let known: Vec<&str> = RuleSet::ALL.iter().map(|rules| rules.name()).collect();
-            format!("unknown rules '{name}': this server plays {}", known.join(", "))
-        })
+        name.parse().map(RuleSet).map_err(|e: ruleset::UnknownRules| e.to_string())
+    }
+
+    /// Every rule set a server of these rules plays: Dakon's server plays each Dakon variant
+    /// (a request or the new-game form names it), Kalah's its own rule set alone.
+    pub fn family(self) -> Vec<RuleSet> {
+        match self.0 {
+            RulesName::Dakon(_) => RulesName::EVERY.into_iter().filter(|name| name.is_dakon()).map(RuleSet).collect(),
+            _ => vec![self],
+        }
     }
 
     /// The rules of `position`'s board, as the solver and the command-line program see them.
@@ -45,13 +48,19 @@ impl RuleSet {
 
 #[cfg(test)]
 mod tests {
-    use super::RuleSet;
+    use super::{RuleSet, RulesName};
 
     #[test]
     fn names_round_trip_and_unknown_names_are_refused_with_the_known_ones() {
-        for rules in RuleSet::ALL {
+        for rules in RulesName::EVERY.map(RuleSet) {
             assert_eq!(RuleSet::named(rules.name()), Ok(rules));
         }
-        assert_eq!(RuleSet::named("oware"), Err("unknown rules 'oware': this server plays dakon, kalah, kalah-empty-capture".to_string()));
+        assert!(RuleSet::named("oware")
+            .unwrap_err()
+            .starts_with("unknown rules 'oware': expected one of dakon, kalah, kalah-empty-capture"));
+        assert_eq!(RuleSet::named("dakon:skip-origin,no-mikul").map(RuleSet::name), Ok("dakon:no-mikul,skip-origin"));
+        assert_eq!(RuleSet(RulesName::DAKON).family().len(), 8);
+        assert_eq!(RuleSet(RulesName::Kalah).family(), vec![RuleSet(RulesName::Kalah)]);
+        assert!(RuleSet::named("dakon:no-mikul,no-mikul").unwrap_err().contains("'no-mikul' is given twice"));
     }
 }

@@ -234,7 +234,7 @@ impl Service {
         let params = Params::parse(query, RECORD_PARAMETERS)?;
         let record = GameRecord::parse(params.required("record")?).map_err(|e| ApiError::BadRequest(format!("game record: {e}")))?;
         let served = self.registry.rules();
-        if record.rules != served.0 {
+        if !served.family().contains(&RuleSet(record.rules)) {
             return Err(ApiError::BadRequest(format!("a game of {} rules: this server plays {}", record.rules, served.name())));
         }
         let plies: Vec<serde_json::Value> = record
@@ -248,7 +248,7 @@ impl Service {
             })
             .collect();
         Ok(serde_json::json!({
-            "rules": served.name(), "start": record.start.to_string(), "record": record.to_string(), "plies": plies,
+            "rules": record.rules.as_str(), "start": record.start.to_string(), "record": record.to_string(), "plies": plies,
         }))
     }
 
@@ -267,6 +267,8 @@ impl Service {
             "table_mib_per_board": self.registry.table_mib(),
             "time_limit_cap": self.time_cap.as_secs_f64(),
             "refine_seconds": self.refine_limit.as_secs_f64(),
+            "rules": self.registry.rules().name(),
+            "variants": self.registry.rules().family().into_iter().map(RuleSet::name).collect::<Vec<_>>(),
             "counts": self.counters.json(),
         })
     }

@@ -274,7 +274,7 @@ mod tests {
 
     fn row(lower: i32, upper: i32, proof: Proof) -> Row {
         Row {
-            rules: RulesName::Dakon,
+            rules: RulesName::DAKON,
             board: Board { holes: 8, seeds: 14 },
             lower,
             upper,

@@ -42,7 +42,7 @@ struct Record {
 
 /// The rules of a record that names none: it was written before there were others.
 fn dakon_rules() -> String {
-    RulesName::Dakon.as_str().to_string()
+    RulesName::DAKON.as_str().to_string()
 }
 
 /// The opening-turn proof as JSON, whatever opening the row shows.
@@ -232,10 +232,10 @@ mod tests {
 
     #[test]
     fn records_from_before_kalah_are_dakon_records() {
-        let line = json(&Row { rules: RulesName::Dakon, ..row() });
+        let line = json(&Row { rules: RulesName::DAKON, ..row() });
         let old = line.replace("\"rules\":\"dakon\",", "");
         assert!(!old.contains("rules"), "{old}");
-        assert_eq!(parse(&old).unwrap().rules, RulesName::Dakon);
+        assert_eq!(parse(&old).unwrap().rules, RulesName::DAKON);
         assert_eq!(parse(&line.replace("\"dakon\"", "\"go\"")).unwrap_err(), "unknown rules 'go'");
     }
 

@@ -101,7 +101,8 @@ pub struct Settings {
 pub fn markdown(rows: &[Row], settings: &Settings, finished: bool) -> String {
     let mut out = String::new();
     let (game, replay_rules) = match settings.rules {
-        RulesName::Dakon => ("Dakon".to_string(), String::new()),
+        RulesName::DAKON => ("Dakon".to_string(), String::new()),
+        rules @ RulesName::Dakon(_) => (format!("Dakon (rules {rules})"), format!(" --rules {rules}")),
         rules => (format!("Kalah (rules {rules})"), format!(" --rules {rules}")),
     };
     out.push_str(&format!("# {game}: the first player's result on each board\n\n"));

@@ -30,6 +30,9 @@ const state = {
    * need not ask again. */
   known: new Map(),
   search: null,
+  /** The rules the game is played by: the server's own (null) or one of its variants, chosen
+   * in the New game form. */
+  rules: null,
   /** What the server allows: the longest search, and the refining time per position. */
   limits: { cap: 10, refine: 60 },
 };
@@ -39,8 +42,12 @@ const state = {
 /** An error of a server that does not answer at all (stopped, or the network is down). */
 class Offline extends Error {}
 
+/** The API paths that take the game's rules. */
+const RULED = ["analyse", "play", "show"];
+
 async function api(path, params, signal) {
-  const query = new URLSearchParams(params).toString();
+  const ruled = state.rules && RULED.includes(path) && !("rules" in params) ? { ...params, rules: state.rules } : params;
+  const query = new URLSearchParams(ruled).toString();
   let response;
   try {
     response = await fetch(`/api/${path}?${query}`, { signal });
@@ -291,7 +298,8 @@ function drawMoves() {
 function drawPosition() {
   const notation = current().position;
   $("position-output").value = notation;
-  const url = `${location.pathname}?position=${encodeURIComponent(notation)}`;
+  const rules = state.rules ? `&rules=${encodeURIComponent(state.rules)}` : "";
+  const url = `${location.pathname}?position=${encodeURIComponent(notation)}${rules}`;
   history.replaceState(null, "", url);
   $("link").href = url;
   const move = state.history[state.index].move;
@@ -511,7 +519,28 @@ async function open(params) {
 function followBoard(board) {
   const total = board.board.reduce((sum, seeds) => sum + seeds, 0) + board.stores[0] + board.stores[1];
   $("holes").value = String(board.holes);
+  if (board.rules && !$("rules-label").hidden) $("rules").value = board.rules;
   $("seeds").value = String(Math.round(total / (2 * board.holes)));
+}
+
+/** The New game form's rules menu: the server's variants (Dakon's options), if it has any. */
+function offerVariants(served, variants) {
+  const menu = $("rules");
+  for (const name of variants) {
+    const option = document.createElement("option");
+    option.value = name;
+    option.textContent = name === served ? `${name} (default)` : name;
+    menu.appendChild(option);
+  }
+  menu.value = state.rules || served;
+  $("rules-label").hidden = variants.length < 2;
+}
+
+/** Plays the game by `rules` from now on; what was learnt under other rules is forgotten. */
+function setRules(rules) {
+  if (rules === state.rules) return;
+  state.rules = rules;
+  state.known.clear();
 }
 
 /** The time menu: the choices the server allows, the default among them. */
@@ -765,6 +794,7 @@ async function setUp() {
   // Once a game is opened the keys play on the board again, so the form lets go of them.
   $("new-game").addEventListener("submit", async (event) => {
     event.preventDefault();
+    setRules($("rules-label").hidden ? null : $("rules").value);
     if (await open({ position: "start", holes: $("holes").value, seeds: $("seeds").value })) document.activeElement.blur();
   });
   $("paste").addEventListener("submit", async (event) => {
@@ -786,6 +816,7 @@ async function setUp() {
   try {
     const status = await api("status", {});
     state.limits = { cap: status.time_limit_cap, refine: status.refine_seconds };
+    offerVariants(status.rules, status.variants || []);
   } catch {
     // An older or busy server: keep the defaults; its answers say when a limit was clamped.
   }
@@ -795,6 +826,7 @@ async function setUp() {
   const params = new URLSearchParams(location.search);
   const first = {};
   for (const name of ["position", "holes", "seeds"]) if (params.has(name)) first[name] = params.get(name);
+  if (params.has("rules")) setRules(params.get("rules"));
   if (!first.position) Object.assign(first, start);
   else if (first.position === "start" && !first.holes) Object.assign(first, start);
   const opened = await open(first);
