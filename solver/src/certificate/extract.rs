@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 use super::choose::Chooser;
 use super::prune::used_entries;
 use super::walk::{walk, Half};
-use super::{Certificate, Claim, ExtractError, Strategy, MAX_SMALL_SEEDS};
+use super::{Certificate, Claim, ExtractError, ExtractProgress, Strategy, MAX_SMALL_SEEDS};
 use crate::dakon::{Player, Position};
 use crate::search::{Limits, Solver};
 use crate::solvable::Solvable;
@@ -19,6 +19,8 @@ pub struct Extraction {
     pub tests: u64,
     /// Positions the solver visited for them.
     pub nodes: u64,
+    /// Tests the solver's table answered at once, without a search (not in `tests`).
+    pub table_answers: u64,
     /// Time spent.
     pub elapsed: Duration,
 }
@@ -101,6 +103,26 @@ pub fn extract_with_turn<R>(
 where
     R: Solvable<Position = Position>,
 {
+    extract_watched(solver, root, claim, small_seeds, limits, turn, &ExtractProgress::default())
+}
+
+/// [`extract_with_turn`], raising `progress` as it goes, for a progress bar drawn by another
+/// thread.
+///
+/// # Errors
+/// As [`extract`].
+pub fn extract_watched<R>(
+    solver: &Solver<R>,
+    root: &Position,
+    claim: Claim,
+    small_seeds: u8,
+    limits: &Limits,
+    turn: &[u8],
+    progress: &ExtractProgress,
+) -> Result<Extraction, ExtractError>
+where
+    R: Solvable<Position = Position>,
+{
     let started = Instant::now();
     if small_seeds > MAX_SMALL_SEEDS {
         return Err(ExtractError::SmallSeeds { found: small_seeds });
@@ -108,19 +130,20 @@ where
     if claim.lower > claim.upper {
         return Err(ExtractError::Bounds { lower: claim.lower, upper: claim.upper });
     }
-    let (mut tests, mut nodes) = (0, 0);
+    let (mut tests, mut nodes, mut table_answers) = (0, 0, 0);
     let mut extract_half = |name, owner: Player, wanted, turn| {
         let half = Half { owner, small_seeds: small_seeds as u32 };
-        let mut chooser = Chooser::new(solver, limits, half, name);
+        let mut chooser = Chooser::new(solver, limits, half, name, progress);
         let strategy = half_strategy(solver.rules(), &mut chooser, half, root, wanted, turn);
         tests += chooser.tests;
         nodes += chooser.nodes;
+        table_answers += chooser.table_answers;
         strategy
     };
     let lower_half = extract_half("lower", root.mover(), claim.lower, turn)?;
     let upper_half = extract_half("upper", root.mover().other(), -claim.upper, &[])?;
     let certificate = Certificate { rules: solver.rules().name(), root: *root, claim, small_seeds, lower_half, upper_half };
-    Ok(Extraction { certificate, tests, nodes, elapsed: started.elapsed() })
+    Ok(Extraction { certificate, tests, nodes, table_answers, elapsed: started.elapsed() })
 }
 
 /// The strategy of one half whose owner claims a final difference (its store minus the
