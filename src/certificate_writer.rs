@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use dakon_solver::certificate::{default_small_seeds, extract_watched, Claim, ExtractError, ExtractProgress, Extraction};
+use dakon_solver::certificate::{default_small_seeds, extract_with_turn, Claim, ExtractError, ExtractProgress, Extraction};
 use dakon_solver::dakon::Position;
 use dakon_solver::search::{Limits, Solver};
 use dakon_solver::solvable::Solvable;
@@ -227,11 +227,11 @@ where
     let progress = ExtractProgress::default();
     let entry_bytes = 2 * root.holes() as u64 + 1;
     let extraction =
-        watched(&spinner, path, entry_bytes, &progress, || extract_watched(solver, root, claim, small_seeds, &limits, turn, &progress))
+        watched(&spinner, path, entry_bytes, &progress, || extract_with_turn(solver, root, claim, small_seeds, &limits, turn, &progress))
             .map_err(|e| match e {
-                ExtractError::Stopped => CliError::Failure(format!("certificate {}: interrupted, nothing written", path.display())),
-                e => CliError::Failure(format!("certificate {}: {e}", path.display())),
-            })?;
+            ExtractError::Stopped => CliError::Failure(format!("certificate {}: interrupted, nothing written", path.display())),
+            e => CliError::Failure(format!("certificate {}: {e}", path.display())),
+        })?;
     let work = Work {
         tests: extraction.tests,
         solver_nodes: extraction.nodes,

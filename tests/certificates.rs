@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use dakon_check::{check, Report};
-use dakon_solver::certificate::{default_small_seeds, extract, extract_with_turn, Certificate, Claim, ExtractError};
+use dakon_solver::certificate::{default_small_seeds, extract, extract_with_turn, Certificate, Claim, ExtractError, ExtractProgress};
 use dakon_solver::dakon::Position;
 use dakon_solver::opening::{best_turn, TurnLimits};
 use dakon_solver::rules::Rules;
@@ -147,7 +147,16 @@ fn an_opening_turn_is_the_lower_half_without_a_search_and_a_turn_that_falls_shor
         // No search ran: the table is empty; the upper half is the trivial one.
         let claim = Claim { lower: turn.lower, upper: total };
         let fresh = solver(holes);
-        let extraction = extract_with_turn(&fresh, &start, claim, default_small_seeds(&rules), &Limits::default(), &turn.moves).unwrap();
+        let extraction = extract_with_turn(
+            &fresh,
+            &start,
+            claim,
+            default_small_seeds(&rules),
+            &Limits::default(),
+            &turn.moves,
+            &ExtractProgress::default(),
+        )
+        .unwrap();
         assert!(extraction.tests <= 1, "{holes}x{holes}: {} tests", extraction.tests);
         let report = check(&extraction.certificate.to_bytes()).unwrap();
         assert!(report.holds(), "{holes}x{holes}:\n{report}");
@@ -155,7 +164,16 @@ fn an_opening_turn_is_the_lower_half_without_a_search_and_a_turn_that_falls_shor
         if holes <= 7 {
             let short = &turn.moves[..turn.moves.len() - 1];
             let fresh = solver(holes);
-            let extraction = extract_with_turn(&fresh, &start, claim, default_small_seeds(&rules), &Limits::default(), short).unwrap();
+            let extraction = extract_with_turn(
+                &fresh,
+                &start,
+                claim,
+                default_small_seeds(&rules),
+                &Limits::default(),
+                short,
+                &ExtractProgress::default(),
+            )
+            .unwrap();
             assert!(extraction.tests > 1, "{holes}x{holes}: the short turn was taken");
             assert!(check(&extraction.certificate.to_bytes()).unwrap().holds(), "{holes}x{holes}");
         }

@@ -62,7 +62,7 @@ pub fn extract<R>(solver: &Solver<R>, root: &Position, claim: Claim, small_seeds
 where
     R: Solvable<Position = Position>,
 {
-    extract_with_turn(solver, root, claim, small_seeds, limits, &[])
+    extract_with_turn(solver, root, claim, small_seeds, limits, &[], &ExtractProgress::default())
 }
 
 /// [`extract`], given a turn that may prove the claim's lower bound on its own: moves of the
@@ -71,13 +71,14 @@ where
 /// `opening::best_turn`. If it does, the lower half is that turn, taken without a search:
 /// a bound proven by a turn alone leaves the solver's table nearly empty, and finding the
 /// strategy again by null-window tests costs as much as a full search. A turn that does not
-/// prove the bound is ignored.
+/// prove the bound is ignored. `progress` is raised as the extraction goes, for a progress
+/// bar drawn by another thread.
 ///
 /// # Errors
 /// As [`extract`].
 ///
 /// ```
-/// use dakon_solver::certificate::{extract_with_turn, Claim};
+/// use dakon_solver::certificate::{extract_with_turn, Claim, ExtractProgress};
 /// use dakon_solver::dakon::{Dakon, Position};
 /// use dakon_solver::opening::{best_turn, TurnLimits};
 /// use dakon_solver::search::{Config, Limits, Solver};
@@ -88,30 +89,11 @@ where
 /// // No search ran: the solver's table is empty.
 /// let solver = Solver::new(rules, Config { threads: 1, tt_bytes: 1 << 20 }, None);
 /// let claim = Claim { lower: turn.lower, upper: 98 };
-/// let extraction = extract_with_turn(&solver, &start, claim, 10, &Limits::default(), &turn.moves).unwrap();
+/// let extraction = extract_with_turn(&solver, &start, claim, 10, &Limits::default(), &turn.moves, &ExtractProgress::default()).unwrap();
 /// assert!(extraction.tests <= 1, "only the trivial upper half asks the solver");
 /// assert!(extraction.certificate.lower_half.len() <= turn.moves.len());
 /// ```
 pub fn extract_with_turn<R>(
-    solver: &Solver<R>,
-    root: &Position,
-    claim: Claim,
-    small_seeds: u8,
-    limits: &Limits,
-    turn: &[u8],
-) -> Result<Extraction, ExtractError>
-where
-    R: Solvable<Position = Position>,
-{
-    extract_watched(solver, root, claim, small_seeds, limits, turn, &ExtractProgress::default())
-}
-
-/// [`extract_with_turn`], raising `progress` as it goes, for a progress bar drawn by another
-/// thread.
-///
-/// # Errors
-/// As [`extract`].
-pub fn extract_watched<R>(
     solver: &Solver<R>,
     root: &Position,
     claim: Claim,

@@ -30,7 +30,7 @@ use std::path::Path;
 
 pub use board::Board;
 pub use error::ExtractError;
-pub use extract::{extract, extract_watched, extract_with_turn, Extraction};
+pub use extract::{extract, extract_with_turn, Extraction};
 pub use format::{MAGIC, MAX_SMALL_SEEDS, VERSION};
 pub use progress::ExtractProgress;
 pub use strategy::Strategy;
