@@ -2,11 +2,11 @@
 //! back and checked by the independent checker, and reported as text or JSON.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use dakon_solver::certificate::{default_small_seeds, extract_with_turn, Claim, ExtractError};
+use dakon_solver::certificate::{default_small_seeds, extract_with_turn, Claim, ExtractError, ExtractProgress, Extraction};
 use dakon_solver::dakon::Position;
 use dakon_solver::search::{Limits, Solver};
 use dakon_solver::solvable::Solvable;
@@ -49,6 +49,20 @@ impl Checked {
     }
 }
 
+/// What the extraction asked of the solver: the figures of a write's cost that do not depend
+/// on the machine's load.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Work {
+    /// Null-window tests the solver searched.
+    pub tests: u64,
+    /// Positions the solver visited for them.
+    pub solver_nodes: u64,
+    /// Tests the solver's table answered without a search.
+    pub table_answers: u64,
+    /// Positions of a strategy's owner the extraction walked.
+    pub positions: u64,
+}
+
 /// A certificate written to disk.
 #[derive(Clone, Debug)]
 pub struct Written {
@@ -63,6 +77,8 @@ pub struct Written {
     pub seconds: f64,
     /// The independent checker's verdict (`None` with `--no-check`).
     pub check: Option<Checked>,
+    /// What the extraction cost (`None` in records written before it was kept).
+    pub work: Option<Work>,
 }
 
 impl Written {
@@ -115,6 +131,7 @@ impl Written {
             seconds: self.seconds,
             checked: self.check.as_ref().map(|c| c.holds),
             check: self.check.clone(),
+            work: self.work.clone(),
         };
         serde_json::to_value(record).expect("a certificate's record is plain data")
     }
@@ -134,6 +151,7 @@ impl Written {
             upper_entries: r.upper_entries,
             seconds: r.seconds,
             check: r.check,
+            work: r.work,
         })
     }
 }
@@ -151,6 +169,8 @@ struct WrittenRecord {
     seconds: f64,
     checked: Option<bool>,
     check: Option<Checked>,
+    #[serde(default)]
+    work: Option<Work>,
 }
 
 /// The claim of bounds on the future gain of `position` (what the solver proves), as final
@@ -204,10 +224,20 @@ where
     let spinner = Spinner::with_ctrl_c(&format!("writing the certificate {}", path.display()), "stops it, writing nothing");
     let limits = Limits { stop: Some(stop), ..Limits::default() };
     let small_seeds = options.small_seeds.unwrap_or_else(|| default_small_seeds(solver.rules()));
-    let extraction = extract_with_turn(solver, root, claim, small_seeds, &limits, turn).map_err(|e| match e {
-        ExtractError::Stopped => CliError::Failure(format!("certificate {}: interrupted, nothing written", path.display())),
-        e => CliError::Failure(format!("certificate {}: {e}", path.display())),
-    })?;
+    let progress = ExtractProgress::default();
+    let entry_bytes = 2 * root.holes() as u64 + 1;
+    let extraction =
+        watched(&spinner, path, entry_bytes, &progress, || extract_with_turn(solver, root, claim, small_seeds, &limits, turn, &progress))
+            .map_err(|e| match e {
+            ExtractError::Stopped => CliError::Failure(format!("certificate {}: interrupted, nothing written", path.display())),
+            e => CliError::Failure(format!("certificate {}: {e}", path.display())),
+        })?;
+    let work = Work {
+        tests: extraction.tests,
+        solver_nodes: extraction.nodes,
+        table_answers: extraction.table_answers,
+        positions: progress.positions(),
+    };
     let certificate = extraction.certificate;
     let bytes = certificate.write(path).map_err(|e| CliError::Failure(format!("cannot write the certificate: {e}")))?;
     drop(spinner);
@@ -228,5 +258,33 @@ where
         upper_entries: certificate.upper_half.len(),
         seconds,
         check,
+        work: Some(work),
+    })
+}
+
+/// Runs `extract` while `spinner` shows `progress` (positions walked, entries chosen and their
+/// bytes of `entry_bytes` each before compression, tests searched) twice a second: a big tree's extraction takes minutes.
+fn watched<F>(spinner: &Spinner, path: &Path, entry_bytes: u64, progress: &ExtractProgress, extract: F) -> Result<Extraction, ExtractError>
+where
+    F: FnOnce() -> Result<Extraction, ExtractError> + Send,
+{
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(500));
+                spinner.set_message(&format!(
+                    "writing the certificate {}: {} positions walked, {} entries chosen (about {} MB before compression), {} tests searched",
+                    path.display(),
+                    progress.positions(),
+                    progress.entries(),
+                    progress.entries() * entry_bytes / 1_000_000,
+                    progress.tests()
+                ));
+            }
+        });
+        let extraction = extract();
+        done.store(true, Ordering::Relaxed);
+        extraction
     })
 }

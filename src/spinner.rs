@@ -33,6 +33,13 @@ impl Spinner {
     }
 }
 
+impl Spinner {
+    /// Replaces what the spinner says is being done (progress figures, for example).
+    pub fn set_message(&self, message: &str) {
+        self.bar.set_message(message.to_string());
+    }
+}
+
 impl Drop for Spinner {
     fn drop(&mut self) {
         self.bar.finish_and_clear();

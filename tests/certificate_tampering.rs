@@ -198,3 +198,42 @@ fn another_boards_header_is_refused() {
         }
     }
 }
+
+/// On a Kalah tree of tens of thousands of checked positions, as on the small Dakon ones:
+/// every single strategy move changed to another legal move either still proves the claim or
+/// is refused naming the position (and the line to it) where the proof falls short, and
+/// changes that break the proof are found among them.
+#[test]
+fn a_kalah_strategy_move_changed_is_refused_naming_the_position() {
+    use dakon_solver::kalah::{CaptureRule, Kalah};
+    let (holes, seeds) = (5, 3);
+    let solver = Solver::new(Kalah::new(holes, CaptureRule::FacingSeeds).unwrap(), Config { threads: 1, tt_bytes: 64 << 20 }, None);
+    let start = Position::start(holes, seeds).unwrap();
+    let v = solver.solve(&start, &Limits::default()).lower;
+    let certificate = extract(&solver, &start, Claim { lower: v, upper: v }, 8, &Limits::default()).unwrap().certificate;
+    assert!(check(&certificate.to_bytes()).unwrap().holds());
+    let mut rng = StdRng::seed_from_u64(46);
+    let (mut refused, mut tried) = (0, 0);
+    for upper in [false, true] {
+        let half = if upper { &certificate.upper_half } else { &certificate.lower_half };
+        // The owner's holes: player 0 (the mover at the start) owns the bottom row.
+        let own = if upper { 0..holes } else { holes..2 * holes };
+        let entries: Vec<(Board, u8)> = half.moves.iter().map(|(b, &m)| (*b, m)).collect();
+        for (board, hole) in entries.choose_multiple(&mut rng, 12) {
+            for other in own.clone().filter(|&h| h as u8 != *hole && board.holes(holes)[h] > 0) {
+                let mut tampered = certificate.clone();
+                let half = if upper { &mut tampered.upper_half } else { &mut tampered.lower_half };
+                half.moves.insert(*board, other as u8);
+                tried += 1;
+                let (status, message) = checker_status(&tampered.to_bytes());
+                if status == 0 {
+                    continue;
+                }
+                assert_eq!(status, 1, "{message}");
+                assert!(message.contains("FAILS") && message.contains(" at ") && message.contains("(after "), "{message}");
+                refused += 1;
+            }
+        }
+    }
+    assert!(refused >= 5, "only {refused} of {tried} changed moves were refused");
+}

@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use dakon_check::{check, Report};
-use dakon_solver::certificate::{default_small_seeds, extract, extract_with_turn, Certificate, Claim, ExtractError};
+use dakon_solver::certificate::{default_small_seeds, extract, extract_with_turn, Certificate, Claim, ExtractError, ExtractProgress};
 use dakon_solver::dakon::Position;
 use dakon_solver::opening::{best_turn, TurnLimits};
 use dakon_solver::rules::Rules;
@@ -146,16 +146,19 @@ fn an_opening_turn_is_the_lower_half_without_a_search_and_a_turn_that_falls_shor
         let total = 2 * holes as i32 * holes as i32;
         // No search ran: the table is empty; the upper half is the trivial one.
         let claim = Claim { lower: turn.lower, upper: total };
-        let fresh = solver(holes);
-        let extraction = extract_with_turn(&fresh, &start, claim, default_small_seeds(&rules), &Limits::default(), &turn.moves).unwrap();
+        // Each extraction from a fresh solver, whose table holds nothing yet.
+        let from_turn = |moves: &[u8]| {
+            let small = default_small_seeds(&rules);
+            extract_with_turn(&solver(holes), &start, claim, small, &Limits::default(), moves, &ExtractProgress::default()).unwrap()
+        };
+        let extraction = from_turn(&turn.moves);
         assert!(extraction.tests <= 1, "{holes}x{holes}: {} tests", extraction.tests);
         let report = check(&extraction.certificate.to_bytes()).unwrap();
         assert!(report.holds(), "{holes}x{holes}:\n{report}");
         // One move short of the turn proves less: the solver finds the strategy instead.
         if holes <= 7 {
             let short = &turn.moves[..turn.moves.len() - 1];
-            let fresh = solver(holes);
-            let extraction = extract_with_turn(&fresh, &start, claim, default_small_seeds(&rules), &Limits::default(), short).unwrap();
+            let extraction = from_turn(short);
             assert!(extraction.tests > 1, "{holes}x{holes}: the short turn was taken");
             assert!(check(&extraction.certificate.to_bytes()).unwrap().holds(), "{holes}x{holes}");
         }

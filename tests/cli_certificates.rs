@@ -179,3 +179,29 @@ fn check_exit_statuses() {
     assert_eq!(dakon(&["check"]).status.code(), Some(2), "no file");
     assert!(dakon(&["check", "--help"]).status.success());
 }
+
+/// The Kalah values published by Irving, Donkers and Uiterwijk (2000), as this project's
+/// certificates in `atlas/kalah/` prove them: (holes, seeds, value for the first player).
+const KALAH_ATLAS: [(u8, u8, i64); 11] =
+    [(4, 1, 2), (4, 2, 6), (4, 3, 6), (4, 4, 2), (4, 5, 4), (5, 1, 0), (5, 2, 2), (5, 3, 6), (6, 1, 2), (6, 2, 6), (6, 3, 2)];
+
+#[test]
+fn the_kalah_atlas_certificates_prove_the_published_values() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("atlas/kalah");
+    let files: Vec<String> =
+        KALAH_ATLAS.iter().map(|(holes, seeds, _)| path_str(&dir.join(format!("kalah-{holes}x{seeds}.dkc"))).to_string()).collect();
+    let mut args = vec!["check", "--json"];
+    args.extend(files.iter().map(String::as_str));
+    let out = dakon(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let reports: Vec<Value> =
+        out.stdout.split(|&b| b == b'\n').filter(|l| !l.is_empty()).map(|l| serde_json::from_slice(l).unwrap()).collect();
+    assert_eq!(reports.len(), KALAH_ATLAS.len());
+    for ((holes, seeds, value), report) in KALAH_ATLAS.iter().zip(&reports) {
+        assert_eq!(report["status"], "holds", "{report}");
+        assert_eq!((report["rules"].as_str(), report["holes_per_row"].as_u64()), (Some("kalah"), Some(u64::from(*holes))), "{report}");
+        let seeds_in_row = vec![seeds.to_string(); usize::from(*holes)].join(",");
+        assert!(report["position"].as_str().is_some_and(|p| p.starts_with(&seeds_in_row)), "{report}");
+        assert_eq!((report["checked_lower"].as_i64(), report["checked_upper"].as_i64()), (Some(*value), Some(*value)), "{report}");
+    }
+}

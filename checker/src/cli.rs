@@ -1,6 +1,8 @@
 //! The command line: `dakon-check FILE... [--json] [--help]`.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
 
 use serde_json::json;
 
@@ -102,10 +104,38 @@ fn outcome(file: &str, plays: &[Rules]) -> Outcome {
         },
         Ok(certificate) if !plays.contains(&certificate.root.rules()) => Outcome::Unsupported(certificate.root.rules().name()),
         Ok(certificate) => {
-            let report = certificate.check();
+            let report = with_progress(file, |visits| certificate.check_counted(visits));
             Outcome::Checked(Report { elapsed: started.elapsed(), ..report })
         }
     }
+}
+
+/// Runs `check` while, on a terminal, a line on stderr counts the positions it has visited
+/// every second: a big certificate takes minutes.
+fn with_progress(file: &str, check: impl FnOnce(&AtomicU64) -> Report) -> Report {
+    let visits = AtomicU64::new(0);
+    if !std::io::stderr().is_terminal() {
+        return check(&visits);
+    }
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let started = std::time::Instant::now();
+            while !done.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(250));
+                if started.elapsed() >= Duration::from_secs(1) && !done.load(Ordering::Relaxed) {
+                    let seconds = started.elapsed().as_secs();
+                    eprint!("\rchecking {file}: {} positions visited, {seconds} s ", visits.load(Ordering::Relaxed));
+                }
+            }
+            if started.elapsed() >= Duration::from_secs(1) {
+                eprint!("\r\x1b[2K");
+            }
+        });
+        let report = check(&visits);
+        done.store(true, Ordering::Relaxed);
+        report
+    })
 }
 
 /// The rule sets named by `--rules` (a comma-separated list).

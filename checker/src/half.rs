@@ -7,6 +7,7 @@
 //! document's.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::minimax::Minimax;
 use crate::rules::{difference, Board, Position};
@@ -75,7 +76,8 @@ struct Visit {
 }
 
 /// Checks that `strategy` guarantees `owner` at least `needed` from `root`, with positions of
-/// at most `small_seeds` seeds on the board solved by `minimax`.
+/// at most `small_seeds` seeds on the board solved by `minimax`, adding each visit to
+/// `visits` too (for a progress display on another thread).
 ///
 /// The work list is an explicit stack, since a game can be far deeper than a thread's stack
 /// allows recursion; successors are pushed last first, so they are popped (visited) in
@@ -87,6 +89,7 @@ pub(crate) fn check_half(
     strategy: &Strategy,
     small_seeds: u32,
     minimax: &mut Minimax,
+    visits: &AtomicU64,
 ) -> HalfReport {
     let mut report = HalfReport { owner, needed, entries: strategy.len(), visited: 0, failure: None };
     // Each step is a move (previous step, hole); step 0 is the root.
@@ -98,6 +101,7 @@ pub(crate) fn check_half(
     let mut stack = vec![Visit { position: *root, needed, step: 0 }];
     while let Some(Visit { position, needed, step }) = stack.pop() {
         report.visited += 1;
+        visits.fetch_add(1, Ordering::Relaxed);
         let above_stores = needed - position.store_difference(owner);
         // Step S: stores never shrink, so even losing every seed left meets this need.
         if above_stores <= -i64::from(position.seeds_on_board()) {

@@ -28,6 +28,7 @@ mod report;
 pub mod rules;
 mod strategy;
 
+use std::sync::atomic::AtomicU64;
 use std::time::Instant;
 
 pub use cli::run;
@@ -56,13 +57,19 @@ impl Certificate {
     /// Walks both halves, the lower one first, each with its own record of entered boards;
     /// the positions of at most `L` seeds are solved by one minimax shared by the two.
     pub fn check(&self) -> Report {
+        self.check_counted(&AtomicU64::new(0))
+    }
+
+    /// [`Certificate::check`], adding every visit to `visits` as it goes, so that another
+    /// thread can show the progress of a long check.
+    pub fn check_counted(&self, visits: &AtomicU64) -> Report {
         let started = Instant::now();
         let root = self.root;
         let small_seeds = u32::from(self.small_seeds);
         let mut minimax = Minimax::default();
         let mover = root.player();
-        let lower = check_half(&root, mover, self.lower.into(), &self.lower_half, small_seeds, &mut minimax);
-        let upper = check_half(&root, 1 - mover, -i64::from(self.upper), &self.upper_half, small_seeds, &mut minimax);
+        let lower = check_half(&root, mover, self.lower.into(), &self.lower_half, small_seeds, &mut minimax, visits);
+        let upper = check_half(&root, 1 - mover, -i64::from(self.upper), &self.upper_half, small_seeds, &mut minimax, visits);
         Report {
             root,
             claimed_lower: self.lower,

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 
 use super::walk::Half;
-use super::{Board, ExtractError};
+use super::{Board, ExtractError, ExtractProgress};
 use crate::dakon::Position;
 use crate::rules::Step;
 use crate::search::{Limits, Solver};
@@ -34,6 +34,9 @@ pub(super) struct Chooser<'a, R: Solvable<Position = Position>> {
     pub tests: u64,
     /// Positions the solver visited for them.
     pub nodes: u64,
+    /// Tests the solver's table answered without a search (not counted in `tests`).
+    pub table_answers: u64,
+    progress: &'a ExtractProgress,
 }
 
 /// Why a move is expected to give a small proof, smallest first: the owner's positions it adds
@@ -54,8 +57,9 @@ const QUICK_NODES: u64 = 10_000;
 
 impl<'a, R: Solvable<Position = Position>> Chooser<'a, R> {
     /// A chooser for `half` (`name` is `"lower"` or `"upper"`, for errors).
-    pub fn new(solver: &'a Solver<R>, limits: &'a Limits, half: Half, name: &'static str) -> Self {
-        Chooser { solver, limits, half, name, choices: HashMap::new(), tests: 0, nodes: 0 }
+    /// `progress` is raised as positions are reached, boards given moves and tests searched.
+    pub fn new(solver: &'a Solver<R>, limits: &'a Limits, half: Half, name: &'static str, progress: &'a ExtractProgress) -> Self {
+        Chooser { solver, limits, half, name, choices: HashMap::new(), tests: 0, nodes: 0, table_answers: 0, progress }
     }
 
     /// The move to follow at `position` (the owner to move) for a future gain of at least
@@ -65,6 +69,7 @@ impl<'a, R: Solvable<Position = Position>> Chooser<'a, R> {
     /// [`ExtractError::Stopped`] if a limit stopped a test, [`ExtractError::NotProven`] if no
     /// move meets the need.
     pub fn at_owner(&mut self, position: &Position, need: i32) -> Result<Option<u8>, ExtractError> {
+        self.progress.reached();
         let board = Board::of(position);
         let kept = match self.choices.get(&board).copied() {
             Some(choice) if choice.proven >= need => return Ok(None),
@@ -78,7 +83,9 @@ impl<'a, R: Solvable<Position = Position>> Chooser<'a, R> {
             Some(mv) => mv,
             None => self.choose(position, need)?,
         };
-        self.choices.insert(board, Choice { mv, proven: need });
+        if self.choices.insert(board, Choice { mv, proven: need }).is_none() {
+            self.progress.entered();
+        }
         Ok(Some(mv))
     }
 
@@ -122,10 +129,19 @@ impl<'a, R: Solvable<Position = Position>> Chooser<'a, R> {
     fn test(&mut self, position: &Position, need: i32, nodes: Option<u64>) -> Result<Option<bool>, ExtractError> {
         // The other side's future gain is the owner's negated: "owner >= need" is "other < 1 - need".
         let (bound, holds) = if position.mover() == self.half.owner { (need, true) } else { (1 - need, false) };
+        // The table often settles the test already: asking it costs no search and no hand-off
+        // to the solver's helper threads, which dominates the many small tests of a big tree.
+        if let Some((lower, upper)) = self.solver.table_bounds(position) {
+            if lower >= bound || upper < bound {
+                self.table_answers += 1;
+                return Ok(Some((lower >= bound) == holds));
+            }
+        }
         let budget = nodes.map(|n| self.limits.nodes.map_or(n, |own| own.min(n)));
         let limits = Limits { nodes: budget.or(self.limits.nodes), ..self.limits.clone() };
-        let answer = self.solver.prove_at_least(position, bound, &limits);
+        let answer = self.solver.prove_at_least_alone(position, bound, &limits);
         self.tests += 1;
+        self.progress.tested();
         self.nodes += answer.nodes;
         match answer.holds {
             Some(h) => Ok(Some(h == holds)),

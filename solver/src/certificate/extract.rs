@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 use super::choose::Chooser;
 use super::prune::used_entries;
 use super::walk::{walk, Half};
-use super::{Certificate, Claim, ExtractError, Strategy, MAX_SMALL_SEEDS};
+use super::{Certificate, Claim, ExtractError, ExtractProgress, Strategy, MAX_SMALL_SEEDS};
 use crate::dakon::{Player, Position};
 use crate::search::{Limits, Solver};
 use crate::solvable::Solvable;
@@ -19,6 +19,8 @@ pub struct Extraction {
     pub tests: u64,
     /// Positions the solver visited for them.
     pub nodes: u64,
+    /// Tests the solver's table answered at once, without a search (not in `tests`).
+    pub table_answers: u64,
     /// Time spent.
     pub elapsed: Duration,
 }
@@ -60,7 +62,7 @@ pub fn extract<R>(solver: &Solver<R>, root: &Position, claim: Claim, small_seeds
 where
     R: Solvable<Position = Position>,
 {
-    extract_with_turn(solver, root, claim, small_seeds, limits, &[])
+    extract_with_turn(solver, root, claim, small_seeds, limits, &[], &ExtractProgress::default())
 }
 
 /// [`extract`], given a turn that may prove the claim's lower bound on its own: moves of the
@@ -69,13 +71,14 @@ where
 /// `opening::best_turn`. If it does, the lower half is that turn, taken without a search:
 /// a bound proven by a turn alone leaves the solver's table nearly empty, and finding the
 /// strategy again by null-window tests costs as much as a full search. A turn that does not
-/// prove the bound is ignored.
+/// prove the bound is ignored. `progress` is raised as the extraction goes, for a progress
+/// bar drawn by another thread.
 ///
 /// # Errors
 /// As [`extract`].
 ///
 /// ```
-/// use dakon_solver::certificate::{extract_with_turn, Claim};
+/// use dakon_solver::certificate::{extract_with_turn, Claim, ExtractProgress};
 /// use dakon_solver::dakon::{Dakon, Position};
 /// use dakon_solver::opening::{best_turn, TurnLimits};
 /// use dakon_solver::search::{Config, Limits, Solver};
@@ -86,7 +89,7 @@ where
 /// // No search ran: the solver's table is empty.
 /// let solver = Solver::new(rules, Config { threads: 1, tt_bytes: 1 << 20 }, None);
 /// let claim = Claim { lower: turn.lower, upper: 98 };
-/// let extraction = extract_with_turn(&solver, &start, claim, 10, &Limits::default(), &turn.moves).unwrap();
+/// let extraction = extract_with_turn(&solver, &start, claim, 10, &Limits::default(), &turn.moves, &ExtractProgress::default()).unwrap();
 /// assert!(extraction.tests <= 1, "only the trivial upper half asks the solver");
 /// assert!(extraction.certificate.lower_half.len() <= turn.moves.len());
 /// ```
@@ -97,6 +100,7 @@ pub fn extract_with_turn<R>(
     small_seeds: u8,
     limits: &Limits,
     turn: &[u8],
+    progress: &ExtractProgress,
 ) -> Result<Extraction, ExtractError>
 where
     R: Solvable<Position = Position>,
@@ -108,19 +112,20 @@ where
     if claim.lower > claim.upper {
         return Err(ExtractError::Bounds { lower: claim.lower, upper: claim.upper });
     }
-    let (mut tests, mut nodes) = (0, 0);
+    let (mut tests, mut nodes, mut table_answers) = (0, 0, 0);
     let mut extract_half = |name, owner: Player, wanted, turn| {
         let half = Half { owner, small_seeds: small_seeds as u32 };
-        let mut chooser = Chooser::new(solver, limits, half, name);
+        let mut chooser = Chooser::new(solver, limits, half, name, progress);
         let strategy = half_strategy(solver.rules(), &mut chooser, half, root, wanted, turn);
         tests += chooser.tests;
         nodes += chooser.nodes;
+        table_answers += chooser.table_answers;
         strategy
     };
     let lower_half = extract_half("lower", root.mover(), claim.lower, turn)?;
     let upper_half = extract_half("upper", root.mover().other(), -claim.upper, &[])?;
     let certificate = Certificate { rules: solver.rules().name(), root: *root, claim, small_seeds, lower_half, upper_half };
-    Ok(Extraction { certificate, tests, nodes, elapsed: started.elapsed() })
+    Ok(Extraction { certificate, tests, nodes, table_answers, elapsed: started.elapsed() })
 }
 
 /// The strategy of one half whose owner claims a final difference (its store minus the

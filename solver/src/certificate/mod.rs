@@ -21,6 +21,7 @@ mod choose;
 mod error;
 mod extract;
 mod format;
+mod progress;
 mod prune;
 mod strategy;
 mod walk;
@@ -31,6 +32,7 @@ pub use board::Board;
 pub use error::ExtractError;
 pub use extract::{extract, extract_with_turn, Extraction};
 pub use format::{MAGIC, MAX_SMALL_SEEDS, VERSION};
+pub use progress::ExtractProgress;
 pub use strategy::Strategy;
 
 use crate::atomic_file::{write_atomically, WriteFailure};

@@ -78,7 +78,7 @@ pub use delegated::{DriverTest, RootTests, TestAnswer};
 use driver::{narrow, Bracket};
 use ordering::Children;
 pub use parallel::Width;
-use parallel::{null_window, Busy, Helpers};
+use parallel::{null_window_with, Busy, Helpers};
 use pv::principal_variation;
 use tt::Table;
 
@@ -398,13 +398,25 @@ impl<R: Solvable> Solver<R> {
 
     /// [`Solver::at_least`] with the work it took.
     pub fn prove_at_least(&self, pos: &R::Position, bound: i32, limits: &Limits) -> AtLeast {
+        self.prove_at_least_with(pos, bound, limits, true)
+    }
+
+    /// [`Solver::prove_at_least`] on the calling thread alone, no helper thread taken: for
+    /// many small tests (a certificate's extraction), where waking the helpers costs more
+    /// than the search, and for tests run on several threads of the caller's at once.
+    pub fn prove_at_least_alone(&self, pos: &R::Position, bound: i32, limits: &Limits) -> AtLeast {
+        self.prove_at_least_with(pos, bound, limits, false)
+    }
+
+    fn prove_at_least_with(&self, pos: &R::Position, bound: i32, limits: &Limits, helped: bool) -> AtLeast {
         let budget = Budget::new(limits);
-        let holds = self.holds(pos, bound, &budget);
+        let holds = self.holds(pos, bound, &budget, helped);
         AtLeast { holds, nodes: budget.nodes(), elapsed: budget.started().elapsed() }
     }
 
-    /// Whether the future gain of `pos` is at least `bound` (`None`: the budget ran out).
-    fn holds(&self, pos: &R::Position, bound: i32, budget: &Budget) -> Option<bool> {
+    /// Whether the future gain of `pos` is at least `bound` (`None`: the budget ran out),
+    /// with the helper threads if `helped`.
+    fn holds(&self, pos: &R::Position, bound: i32, budget: &Budget, helped: bool) -> Option<bool> {
         if self.rules.legal_moves(pos).is_empty() {
             return Some(self.rules.terminal_gain(pos) >= bound);
         }
@@ -414,10 +426,10 @@ impl<R: Solvable> Solver<R> {
         }
         // Whether the mover takes every seed is cheap to settle and often true in sowing
         // games (see `driver`); its fail-soft answer may already decide.
-        let top = if bound < k { null_window(self, pos, k, budget) } else { None };
+        let top = if bound < k { null_window_with(self, pos, k, budget, helped) } else { None };
         match top {
             Some((value, _)) if value >= k || value < bound => Some(value >= bound),
-            _ => null_window(self, pos, bound, budget).map(|(value, _)| value >= bound),
+            _ => null_window_with(self, pos, bound, budget, helped).map(|(value, _)| value >= bound),
         }
     }
 
@@ -432,9 +444,9 @@ impl<R: Solvable> Solver<R> {
             // The move reaches `target` iff the child's future gain is at least `target - gain`
             // (same mover), or below `gain - target + 1` (the opponent moves).
             let reaches = if step.same_mover {
-                self.holds(&step.next, target - step.gain, budget)?
+                self.holds(&step.next, target - step.gain, budget, true)?
             } else {
-                !self.holds(&step.next, step.gain - target + 1, budget)?
+                !self.holds(&step.next, step.gain - target + 1, budget, true)?
             };
             if reaches {
                 return Some((target, Some(mv)));

@@ -134,6 +134,18 @@ impl Helpers {
 /// `(target - 1, target)` on the calling thread and the helpers it may take. Returns the fail-soft value (`>= target`
 /// with the move that proved it, or `< target`), or `None` if the budget ran out first.
 pub(crate) fn null_window<R: Solvable>(solver: &Solver<R>, pos: &R::Position, target: i32, budget: &Budget) -> Option<(i32, Option<u8>)> {
+    null_window_with(solver, pos, target, budget, true)
+}
+
+/// [`null_window`], with the helpers only if `helped`: a small test on the calling thread
+/// alone is faster than waking the helpers, and leaves them to another caller's tests.
+pub(crate) fn null_window_with<R: Solvable>(
+    solver: &Solver<R>,
+    pos: &R::Position,
+    target: i32,
+    budget: &Budget,
+    helped: bool,
+) -> Option<(i32, Option<u8>)> {
     if !budget.charge(0) {
         return None;
     }
@@ -148,7 +160,7 @@ pub(crate) fn null_window<R: Solvable>(solver: &Solver<R>, pos: &R::Position, ta
             abort.store(true, Ordering::Relaxed);
         }
     };
-    let helpers = solver.pool.as_ref().map_or(0, |_| solver.helpers.claim());
+    let helpers = if helped { solver.pool.as_ref().map_or(0, |_| solver.helpers.claim()) } else { 0 };
     match &solver.pool {
         Some(pool) if helpers > 0 => pool.in_place_scope(|scope| {
             for _ in 0..helpers {
@@ -156,7 +168,8 @@ pub(crate) fn null_window<R: Solvable>(solver: &Solver<R>, pos: &R::Position, ta
             }
             work(true);
         }),
-        _ => work(solver.in_company),
+        // Alone, other tests may be running at once on the same table: busy marks keep them apart.
+        _ => work(solver.in_company || !helped),
     }
     solver.helpers.release(helpers);
     answer.into_inner().unwrap_or_else(|e| e.into_inner())

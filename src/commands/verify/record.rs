@@ -212,6 +212,7 @@ mod tests {
             upper_entries: 0,
             seconds: 0.5,
             check: Some(check),
+            work: None,
         };
         for certificate in [Ok(written), Err("cannot write the certificate: disk full".to_string())] {
             let with = Row { certificate: Some(certificate), ..row() };
