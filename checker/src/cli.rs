@@ -54,7 +54,8 @@ const USAGE: &str = "usage: dakon-check FILE... [--rules NAME,...] [--json] [--h
 
 /// What became of one file.
 enum Outcome {
-    Checked(Report),
+    /// Boxed: a report is far larger than the other outcomes.
+    Checked(Box<Report>),
     /// Well formed, of a rule set left out by `--rules`.
     Unsupported(Rules),
     /// `unreadable` or `malformed`, and why.
@@ -95,7 +96,7 @@ fn outcome(file: &str, plays: &[Rules]) -> Outcome {
         Ok(certificate) if !plays.contains(&certificate.root.rules()) => Outcome::Unsupported(certificate.root.rules()),
         Ok(certificate) => {
             let report = certificate.check();
-            Outcome::Checked(Report { elapsed: started.elapsed(), ..report })
+            Outcome::Checked(Box::new(Report { elapsed: started.elapsed(), ..report }))
         }
     }
 }

@@ -300,9 +300,9 @@ mod tests {
                 let table = &table;
                 scope.spawn(move || {
                     for round in 0..200_000u128 {
-                        let key = (round * 2 + thread) % 1000 | (round % 3) << 100;
+                        let key = ((round * 2 + thread) % 1000) | ((round % 3) << 100);
                         table.store(key, bounds_of(key));
-                        let other = (round * 7 + 1) % 1000 | (round % 3) << 100;
+                        let other = ((round * 7 + 1) % 1000) | ((round % 3) << 100);
                         if let Some(b) = table.probe(other) {
                             assert_eq!(b, bounds_of(other));
                         }
