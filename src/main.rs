@@ -19,7 +19,6 @@ mod search_args;
 mod shared_build;
 mod spinner;
 mod tables_arg;
-mod tt_memory;
 
 use clap::{Parser, Subcommand};
 

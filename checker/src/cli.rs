@@ -59,7 +59,8 @@ const USAGE: &str = "usage: dakon-check FILE... [--rules NAME,...] [--json] [--h
 
 /// What became of one file.
 enum Outcome {
-    Checked(Report),
+    /// Boxed: a report is far larger than the other outcomes.
+    Checked(Box<Report>),
     /// Well formed, of a rule set left out by `--rules`: its name.
     Unsupported(&'static str),
     /// Intact, but of rules this checker does not know: their name.
@@ -105,7 +106,7 @@ fn outcome(file: &str, plays: &[Rules]) -> Outcome {
         Ok(certificate) if !plays.contains(&certificate.root.rules()) => Outcome::Unsupported(certificate.root.rules().name()),
         Ok(certificate) => {
             let report = with_progress(file, |visits| certificate.check_counted(visits));
-            Outcome::Checked(Report { elapsed: started.elapsed(), ..report })
+            Outcome::Checked(Box::new(Report { elapsed: started.elapsed(), ..report }))
         }
     }
 }

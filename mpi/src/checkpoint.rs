@@ -4,7 +4,8 @@
 //! rank 0 points the manifest `<tier file>.ckpt` at level `L`. A run that finds the manifest
 //! for the same rank count resumes the tier at level `L`; another rank count restarts the tier,
 //! and says so. A rank's file that is missing, truncated, damaged or of another build is
-//! refused with its name and the reason.
+//! refused with its name and the reason. Once the tier's file is written, every checkpoint
+//! file of the tier goes, whichever run left it.
 
 use std::fs;
 use std::io::Write;
@@ -165,15 +166,34 @@ impl<'a> Checkpoints<'a> {
         shard.restore(&slots)
     }
 
-    /// Removes this rank's checkpoint files of the tier and (rank 0) the manifest, once the
-    /// tier's file is written.
+    /// Removes every checkpoint file of the tier once its file is written: this rank's of
+    /// every level, then (rank 0) those of any rank count and the manifest. Not only the level
+    /// last saved: a run killed after the manifest moved on but before the ranks removed the
+    /// level before leaves those files, and a run of another rank count leaves its own.
     pub(crate) fn remove(&mut self, cluster: &Cluster) {
-        if let Some(level) = self.saved.take() {
-            let _ = fs::remove_file(self.rank_file(level));
-        }
+        self.saved = None;
+        remove_checkpoint_files(self.tier_path, &format!(".rank{}of{}.level", self.rank, self.ranks));
         cluster.world().barrier();
         if cluster.is_root() {
+            remove_checkpoint_files(self.tier_path, ".rank");
             let _ = fs::remove_file(self.manifest());
+        }
+    }
+}
+
+/// Removes the files beside `tier_path` named `<tier file><infix>….ckpt`, and their unfinished
+/// `.ckpt.tmp`; a file that cannot be removed is left (it no longer matters once the tier's
+/// file is written).
+fn remove_checkpoint_files(tier_path: &Path, infix: &str) {
+    let Some(name) = tier_path.file_name().and_then(|n| n.to_str()) else { return };
+    let prefix = format!("{name}{infix}");
+    let dir = tier_path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let Some(file) = file.to_str() else { continue };
+        if file.starts_with(&prefix) && (file.ends_with(".ckpt") || file.ends_with(".ckpt.tmp")) {
+            let _ = fs::remove_file(entry.path());
         }
     }
 }

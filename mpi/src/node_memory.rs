@@ -12,7 +12,7 @@
 
 use std::ffi::c_void;
 
-use dakon_solver::table_memory::{LentMemory, TableMemory};
+use dakon_solver::search_memory::{LentMemory, SearchMemory};
 use mpi::collective::{CommunicatorCollectives, Root};
 use mpi::topology::{Color, Communicator, SimpleCommunicator};
 use mpi::traits::AsRaw;
@@ -95,7 +95,7 @@ pub fn separate_ranks() -> bool {
     std::env::var_os(SEPARATE_RANKS).is_some_and(|v| v != "0")
 }
 
-impl TableMemory for NodeMemory {
+impl SearchMemory for NodeMemory {
     /// Collective on the node: the node's first rank allocates, all map it, each zeroes a
     /// share, and none goes on before all have.
     fn lend(&self, bytes: usize) -> LentMemory {

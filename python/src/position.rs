@@ -150,6 +150,8 @@ impl PyPosition {
     /// The player to move, 0 or 1 (after the end: the player who could not move, as the
     /// notation keeps it).
     #[getter]
+    // The Python attribute's name, not a conversion.
+    #[allow(clippy::wrong_self_convention)]
     fn to_move(&self) -> u8 {
         self.position.mover().number()
     }

@@ -150,9 +150,12 @@ pub fn tables_directory(dir: Option<PathBuf>) -> PathBuf {
 
 type TablesKey = (RulesName, usize, PathBuf);
 
+/// Endgame tables by rules, board size and directory (`None`: none there).
+type OpenedTables = Mutex<HashMap<TablesKey, Option<Arc<dyn Oracle<RuleSet>>>>>;
+
 /// The endgame tables opened so far, by rules, board size and directory.
-fn loaded() -> &'static Mutex<HashMap<TablesKey, Option<Arc<dyn Oracle<RuleSet>>>>> {
-    static LOADED: OnceLock<Mutex<HashMap<TablesKey, Option<Arc<dyn Oracle<RuleSet>>>>>> = OnceLock::new();
+fn loaded() -> &'static OpenedTables {
+    static LOADED: OnceLock<OpenedTables> = OnceLock::new();
     LOADED.get_or_init(Default::default)
 }
 

@@ -29,10 +29,13 @@ fn sum_compact(tables: &TableSet<Dakon>, positions: &[Position]) -> i64 {
     positions.iter().map(|p| tables.probe(p).expect("a loaded tier") as i64).sum()
 }
 
+/// A way to probe positions: the sum of the values found.
+type Probe<'a> = &'a dyn Fn(&[Position]) -> i64;
+
 /// Nanoseconds per probe of `positions` with each of two probes, rounds interleaved (so that
 /// the load of a shared machine falls on both alike): the median of `rounds` rounds each, and
 /// the sums of the values found.
-fn median_ns(positions: &[Position], rounds: usize, probes: [&dyn Fn(&[Position]) -> i64; 2]) -> [(f64, i64); 2] {
+fn median_ns(positions: &[Position], rounds: usize, probes: [Probe<'_>; 2]) -> [(f64, i64); 2] {
     let mut times = [Vec::with_capacity(rounds), Vec::with_capacity(rounds)];
     let mut sums = [0i64; 2];
     for _ in 0..rounds {

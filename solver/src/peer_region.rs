@@ -1,5 +1,5 @@
 //! The same lent region on the other nodes of a cluster: how a table whose memory a
-//! [`TableMemory`](crate::table_memory::TableMemory) lent reaches the entries that live on
+//! [`SearchMemory`](crate::search_memory::SearchMemory) lent reaches the entries that live on
 //! another node (MPI one-sided access in `dakon-mpi`), so that the nodes' tables together
 //! are one table.
 

@@ -11,6 +11,10 @@ use rand_chacha::ChaCha8Rng;
 use reference::rules::RefRules;
 use reference::{notation, Board};
 
+/// The data file's plan: openings with their leaf budgets, hand-picked positions, and random
+/// games (generator seed, board sizes, seeds per hole at the start).
+type PrintPlan = (&'static [(usize, u32, u64)], &'static [&'static str], u64, &'static [usize], fn(&mut ChaCha8Rng, u32) -> u32);
+
 /// What each rule set's tests do: the same assertions, on sizes that fit each rule set's tree.
 struct Plan {
     rules: RefRules,
@@ -25,7 +29,7 @@ struct Plan {
     quick: (u64, usize, &'static str, u32),
     /// For writing the data file: openings with their leaf budgets, hand-picked positions,
     /// and random games (generator seed, board sizes, seeds per hole at the start).
-    print: (&'static [(usize, u32, u64)], &'static [&'static str], u64, &'static [usize], fn(&mut ChaCha8Rng, u32) -> u32),
+    print: PrintPlan,
 }
 
 const KALAH_OPENINGS: &[(usize, u32, u64)] = &[(6, 4, 30_000_000), (6, 6, 12_000_000)];

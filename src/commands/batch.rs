@@ -24,7 +24,7 @@ use crate::results_db::ResultsDb;
 use crate::rules_arg::RulesArgs;
 use crate::search_args::{interrupt_flag, SearchArgs};
 use crate::tables_arg::ProbeArgs;
-use crate::tt_memory;
+use dakon_solver::tt_budget;
 
 /// Solve every position of a file, one per line, and write one JSON object per input position
 /// (JSON Lines) in input order.
@@ -207,7 +207,7 @@ fn solvers(todo: &[&Item], args: &Args) -> Result<HashMap<usize, (Solver<RuleSet
     for (holes, seeds) in sizes {
         let rules = args.rules.for_holes(holes)?;
         // Parallelism comes from solving several positions at once, one thread each.
-        let config = Config { threads: 1, tt_bytes: tt_memory::capped(share, holes, seeds) };
+        let config = Config { threads: 1, tt_bytes: tt_budget::capped(share, holes, seeds) };
         let oracle = args.probe.open(rules)?;
         let tables = oracle.is_some();
         solvers.insert(holes, (Solver::new(rules, config, oracle), tables));

@@ -29,9 +29,9 @@ use crate::cluster::{self, Cluster};
 use crate::rules_arg::RulesArgs;
 use crate::search_args::{interrupt_flag, SearchArgs};
 use crate::tables_arg::{ProbeArgs, TablesArgs};
-use crate::tt_memory;
 use dakon_solver::search::Limits;
 use dakon_solver::tier_layout::TierLayout;
+use dakon_solver::tt_budget;
 
 /// Decide the opening of each board with the first player (player 0) to move: the value (final
 /// store difference, first player minus second) or proven bounds, the verdict, and the best
@@ -165,7 +165,7 @@ pub fn run(args: Args, cluster: Option<&Cluster>) -> Result<(), CliError> {
         .filter(|row| {
             args.certificate
                 .as_ref()
-                .is_none_or(|dir| args.rules.for_holes(row.board.holes).is_ok_and(|rules| certificate::kept(row, dir, &rules)))
+                .map_or(true, |dir| args.rules.for_holes(row.board.holes).is_ok_and(|rules| certificate::kept(row, dir, &rules)))
         })
         .cloned()
         .collect();
@@ -255,7 +255,7 @@ fn verify_board(board: Board, args: &Args, config: &Config, limits: &Limits, pro
     }
     let oracle = args.probe.open(rules)?;
     let tables = oracle.is_some();
-    let config = Config { tt_bytes: tt_memory::capped(config.tt_bytes, board.holes, board.total()), ..config.clone() };
+    let config = Config { tt_bytes: tt_budget::capped(config.tt_bytes, board.holes, board.total()), ..config.clone() };
     let solver = (!args.opening_only).then(|| Solver::new(rules, config, oracle));
     let observer = |p: &Progress| progress.set_message(format!("{name}: value in [{:+}, {:+}] after {} nodes", p.lower, p.upper, p.nodes));
     let plan =

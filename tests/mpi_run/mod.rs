@@ -71,6 +71,22 @@ pub fn rank_pid(mpirun: u32, rank: usize) -> Option<u32> {
     running_ranks(mpirun).find_map(|(r, pid)| (r == rank).then_some(pid))
 }
 
+/// The processor time rank `rank` of the job of `mpirun` has used so far (user and system),
+/// zero before it runs: a measure of its progress that a loaded machine does not stretch, as
+/// it does the wall time.
+// Each MPI test crate compiles this module; only some kill a rank by its processor time.
+#[allow(dead_code)]
+pub fn rank_cpu(mpirun: u32, rank: usize) -> Duration {
+    let ticks = rank_pid(mpirun, rank).and_then(|pid| {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        // utime and stime are the 12th and 13th fields after the command name.
+        let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+        Some(fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?)
+    });
+    // Linux counts them in USER_HZ, 100 a second.
+    Duration::from_millis(ticks.unwrap_or(0) * 10)
+}
+
 /// How long `mpirun` may outlive every rank of its job before it is taken to be stuck. Open MPI
 /// 4.1.4's `mpirun` (Debian 12, PMIx 4.2.2) sometimes deadlocks in its own teardown after a rank
 /// was killed, every rank gone: its main thread waits in `PMIx_server_finalize` for the PMIx

@@ -70,8 +70,8 @@ use std::time::Duration;
 use crate::opening::{best_turn, TurnLimits};
 use crate::oracle::Oracle;
 use crate::rules::{parity_ceil, parity_floor};
+use crate::search_memory::SearchMemory;
 use crate::solvable::Solvable;
-use crate::table_memory::TableMemory;
 pub use analysis::MoveAnalysis;
 use budget::Budget;
 pub use delegated::{DriverTest, RootTests, TestAnswer};
@@ -227,12 +227,12 @@ impl<R: Solvable> Solver<R> {
     ///
     /// # Panics
     /// Panics if the worker threads cannot be started.
-    pub fn new_in(rules: R, config: Config, oracle: Option<Arc<dyn Oracle<R>>>, lender: &dyn TableMemory) -> Self {
+    pub fn new_in(rules: R, config: Config, oracle: Option<Arc<dyn Oracle<R>>>, lender: &dyn SearchMemory) -> Self {
         Self::build(rules, config, oracle, Some(lender))
     }
 
     /// The solver of [`Solver::new`] and [`Solver::new_in`].
-    fn build(rules: R, config: Config, oracle: Option<Arc<dyn Oracle<R>>>, lender: Option<&dyn TableMemory>) -> Self {
+    fn build(rules: R, config: Config, oracle: Option<Arc<dyn Oracle<R>>>, lender: Option<&dyn SearchMemory>) -> Self {
         let pool = (config.threads > 1).then(|| {
             rayon::ThreadPoolBuilder::new()
                 .num_threads(config.threads - 1)

@@ -23,12 +23,12 @@ use super::budget::Budget;
 use super::tt::hash;
 use super::Solver;
 use crate::peer_region::PeerRegion;
+use crate::search_memory::{Memory, SearchMemory};
 use crate::solvable::Solvable;
-use crate::table_memory::{Memory, TableMemory};
 
 /// The positions some worker is searching right now, by hash. Only a hint for scheduling: a
 /// collision or a lost update merely changes the order in which moves are searched.
-/// Its memory may be lent from outside ([`TableMemory`]), so that processes searching the
+/// Its memory may be lent from outside ([`SearchMemory`]), so that processes searching the
 /// same tree (MPI ranks on one node) defer to each other as threads do.
 pub(crate) struct Busy {
     slots: Memory,
@@ -38,7 +38,7 @@ const BUSY_SLOTS: usize = 1 << 14;
 
 impl Busy {
     /// An empty table, in memory from `lender` when given.
-    pub fn new(lender: Option<&dyn TableMemory>) -> Self {
+    pub fn new(lender: Option<&dyn SearchMemory>) -> Self {
         Busy { slots: Memory::zeroed(BUSY_SLOTS * std::mem::size_of::<AtomicU64>(), lender) }
     }
 

@@ -43,7 +43,7 @@ mod wide;
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
-use crate::table_memory::TableMemory;
+use crate::search_memory::SearchMemory;
 use crate::tier_layout::TierLayout;
 use crate::transposition_key::TranspositionKey;
 use code::ShortCode;
@@ -83,7 +83,7 @@ struct Coded {
 
 impl Coded {
     /// A compact table of `bytes` and its numbering of the boards of `rules`, if there is one.
-    fn new<R: TranspositionKey + TierLayout>(rules: &R, bytes: usize, lender: Option<&dyn TableMemory>) -> Option<Coded> {
+    fn new<R: TranspositionKey + TierLayout>(rules: &R, bytes: usize, lender: Option<&dyn SearchMemory>) -> Option<Coded> {
         let code = ShortCode::new(rules, Compact::geometry_for(bytes).code_width())?;
         Some(Coded { code, table: Compact::new(bytes, lender) })
     }
@@ -126,7 +126,7 @@ impl<R: TranspositionKey + TierLayout> Table<R> {
     ///
     /// # Panics
     /// Aborts through [`std::alloc::handle_alloc_error`] if the memory cannot be allocated.
-    pub fn new_in(rules: &R, bytes: usize, lender: Option<&dyn TableMemory>) -> Self {
+    pub fn new_in(rules: &R, bytes: usize, lender: Option<&dyn SearchMemory>) -> Self {
         // Lent memory is shared with other processes, whose tables could not move from stage to
         // stage in step: such a table has one stage.
         let first_bytes = if lender.is_some() { usize::MAX } else { FIRST_STAGE_BYTES };
@@ -141,7 +141,7 @@ impl<R: TranspositionKey + TierLayout> Table<R> {
 
     /// A table of `bytes` with a first stage of `first_bytes` if the table is more than twice
     /// as large and both stages number the boards alike.
-    pub(crate) fn staged(rules: &R, bytes: usize, first_bytes: usize, lender: Option<&dyn TableMemory>) -> Self {
+    pub(crate) fn staged(rules: &R, bytes: usize, first_bytes: usize, lender: Option<&dyn SearchMemory>) -> Self {
         // A tier of one seed holds one board per hole.
         let holes = rules.tier_size(1) as u32;
         let standard = holes * holes / 2;

@@ -57,7 +57,7 @@ const fn code_positions() -> [u16; LINE_POSITIONS] {
     let mut table = [0u16; LINE_POSITIONS];
     let mut r = 0;
     while r < LINE_POSITIONS {
-        table[r] = ((1 + r / CODES_PER_WORD) << 8 | (r % CODES_PER_WORD) * CODE_BITS as usize) as u16;
+        table[r] = (((1 + r / CODES_PER_WORD) << 8) | ((r % CODES_PER_WORD) * CODE_BITS as usize)) as u16;
         r += 1;
     }
     table
@@ -134,7 +134,7 @@ fn escapes(word: u64) -> u64 {
 /// popcount a word without the `popcnt` instruction, which the portable build does not assume.
 #[inline]
 fn sum_of_fields(fields: u64) -> u32 {
-    const SIXES: u64 = 0o0707_0707_0707_0707_0707_07;
+    const SIXES: u64 = 0o07_07_07_07_07_07_07_07_07_07_07;
     const TWELVES: u64 = 0xF03F_03F0_3F03_F03F;
     let x = (fields & SIXES) + ((fields >> 3) & SIXES);
     let x = (x & TWELVES) + ((x >> 6) & TWELVES);

@@ -298,9 +298,9 @@ pub fn write_table<R: TierLayout, T: TierValues>(
     write_encoded_table(rules, path, seeds, values.len() as u64, &blocks)
 }
 
-/// One block of a table file as [`encode_solved_block`] makes it: the checksum of its values
+/// One block of a table file as `encode_solved_block` makes it: the checksum of its values
 /// and its compressed residuals. Processes sharing a build encode blocks apart and hand them
-/// to the one that writes the file ([`write_encoded_table`]).
+/// to the one that writes the file (`write_encoded_table`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EncodedBlock {
     /// The checksum of the block's values ([`format::checksum`]).

@@ -79,7 +79,8 @@ pub(crate) fn for_each_prediction<R: TierLayout, T: TierValues, E>(
     // The positions in index order, each stepped to from the one before.
     let mut previous: Option<R::Position> = None;
     for start in (first..end).step_by(BATCH) {
-        (leaves.clear(), batch.clear());
+        leaves.clear();
+        batch.clear();
         for index in start..(start + BATCH as u64).min(end) {
             let pos = match &previous {
                 Some(previous) => rules.position_after(seeds, index - 1, previous),

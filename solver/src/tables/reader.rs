@@ -58,6 +58,9 @@ pub struct TableSet<R: TierLayout> {
     tiers: Vec<OnceLock<CompactTier>>,
 }
 
+/// Tables opened while they load in the background, and what is loaded.
+pub type Opened<R> = (Arc<TableSet<R>>, LoadPlan);
+
 impl<R: TierLayout + Clone + 'static> TableSet<R> {
     /// Loads every tier of `rules` present in `dir`, from tier 0 up to the first missing one.
     /// Returns `None` when tier 0 is missing (no tables for this board).
@@ -107,7 +110,7 @@ impl<R: TierLayout + Clone + 'static> TableSet<R> {
         dir: &Path,
         options: &LoadOptions,
         report: impl Fn(TableError) + Send + 'static,
-    ) -> Result<Option<(Arc<TableSet<R>>, LoadPlan)>, TableError> {
+    ) -> Result<Option<Opened<R>>, TableError> {
         let Some((files, plan)) = plan(rules, dir, options)? else { return Ok(None) };
         let tables = Arc::new(TableSet { rules: rules.clone(), tiers: (0..files.len()).map(|_| OnceLock::new()).collect() });
         let loader = tables.clone();
@@ -201,7 +204,7 @@ fn plan<R: TierLayout>(rules: &R, dir: &Path, options: &LoadOptions) -> Result<O
         .iter()
         .take_while(|f| {
             planned += CompactTier::line_bytes(f.header().entries);
-            options.max_bytes.is_none_or(|bound| planned <= bound)
+            options.max_bytes.map_or(true, |bound| planned <= bound)
         })
         .count();
     files.truncate(within);

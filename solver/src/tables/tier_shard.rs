@@ -347,7 +347,6 @@ mod tests {
     use crate::tables::retrograde::solve_tier;
     use crate::tables::shard::OwnTiers;
     use crate::tables::NoProgress;
-    use crate::tier_layout::TierLayout;
 
     /// Three ranks solving their shards level by level, each asking the others for what it
     /// lacks, find every value one process finds, and each file block as one process encodes it.

@@ -91,7 +91,7 @@ impl Service {
             Counters::count(&self.counters.cached);
             return Ok(respond(&analysis, &limit, true));
         }
-        if let Some(analysis) = self.from_database(rules, &position) {
+        if let Some(analysis) = self.stored_analysis(rules, &position) {
             Counters::count(&self.counters.from_database);
             let analysis = Arc::new(analysis);
             self.cache.put((rules, position), analysis.clone());
@@ -117,7 +117,7 @@ impl Service {
     }
 
     /// The whole analysis of `position`, if the database holds it (every value exact).
-    fn from_database(&self, rules: RuleSet, position: &Position) -> Option<Analysis> {
+    fn stored_analysis(&self, rules: RuleSet, position: &Position) -> Option<Analysis> {
         let db = self.db.as_ref()?;
         let started = Instant::now();
         let prior = self.prior(db, rules, position);

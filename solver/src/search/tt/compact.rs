@@ -24,7 +24,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use super::code::MAX_SEEDS;
 use super::Bounds;
 use crate::peer_region::PeerRegion;
-use crate::table_memory::{Memory, TableMemory};
+use crate::search_memory::{Memory, SearchMemory};
 
 /// Bits of the tag: what the entry keeps of the short code beyond the bucket index.
 pub(crate) const TAG_BITS: u32 = 40;
@@ -140,7 +140,7 @@ impl Compact {
     ///
     /// # Panics
     /// Aborts through [`std::alloc::handle_alloc_error`] if the memory cannot be allocated.
-    pub fn new(bytes: usize, lender: Option<&dyn TableMemory>) -> Self {
+    pub fn new(bytes: usize, lender: Option<&dyn SearchMemory>) -> Self {
         let geometry = Self::geometry_for(bytes);
         let memory = Memory::zeroed(std::mem::size_of::<Bucket>() * geometry.buckets, lender);
         let shared_from = memory.peers().filter(|p| p.nodes() > 1).map_or(u32::MAX, |p| p.shared_from_seeds());

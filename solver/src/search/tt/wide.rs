@@ -28,7 +28,7 @@ use std::hash::{Hash, Hasher};
 use std::sync::atomic::{fence, AtomicU32, AtomicU64, Ordering};
 
 use super::Bounds;
-use crate::table_memory::{Memory, TableMemory};
+use crate::search_memory::{Memory, SearchMemory};
 
 /// An unused entry: all zero, so that a table can be allocated zeroed (the system then maps
 /// its memory lazily and creating even a large table costs nothing); packed bounds always set
@@ -114,7 +114,7 @@ impl Wide {
     ///
     /// # Panics
     /// Aborts through [`std::alloc::handle_alloc_error`] if the memory cannot be allocated.
-    pub fn new(bytes: usize, lender: Option<&dyn TableMemory>) -> Self {
+    pub fn new(bytes: usize, lender: Option<&dyn SearchMemory>) -> Self {
         let size = std::mem::size_of::<Bucket>();
         let buckets = (bytes / size).max(1);
         // All-zero bytes are a valid bucket: sequence number even, every entry EMPTY.
@@ -300,9 +300,9 @@ mod tests {
                 let table = &table;
                 scope.spawn(move || {
                     for round in 0..200_000u128 {
-                        let key = (round * 2 + thread) % 1000 | (round % 3) << 100;
+                        let key = ((round * 2 + thread) % 1000) | ((round % 3) << 100);
                         table.store(key, bounds_of(key));
-                        let other = (round * 7 + 1) % 1000 | (round % 3) << 100;
+                        let other = ((round * 7 + 1) % 1000) | ((round % 3) << 100);
                         if let Some(b) = table.probe(other) {
                             assert_eq!(b, bounds_of(other));
                         }

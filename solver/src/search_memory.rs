@@ -1,24 +1,24 @@
 //! Where a solver's transposition table and busy marks get their memory: by default fresh
-//! zeroed pages of this process (`memory::ZeroedMemory`); given a [`TableMemory`], memory
+//! zeroed pages of this process (`memory::ZeroedMemory`); given a [`SearchMemory`], memory
 //! lent from outside, such as an MPI window that every rank on a node maps, so that the
 //! ranks' searches share one table as threads do.
 
 use crate::memory::ZeroedMemory;
 use crate::peer_region::PeerRegion;
 
-/// A lender of zeroed memory for a solver's tables (see [`crate::search::Solver::new_in`]).
+/// A lender of zeroed memory for a solver's transposition table and busy marks (see [`crate::search::Solver::new_in`]).
 ///
 /// A lender is asked once for every region the solver needs, in the same order and with the
 /// same sizes on every process that builds the same solver, so a lender whose regions are
 /// shared between processes may allocate them collectively.
-pub trait TableMemory: Send + Sync {
+pub trait SearchMemory: Send + Sync {
     /// At least `bytes` (non-zero) zeroed bytes, aligned to 64, valid and not moved for as
     /// long as the returned [`LentMemory`] lives. Other processes may read and write them
-    /// (atomically, as the tables do) at the same time.
+    /// (atomically, as the transposition table and the marks do) at the same time.
     fn lend(&self, bytes: usize) -> LentMemory;
 }
 
-/// A region a [`TableMemory`] lent: its start, and whatever keeps it alive.
+/// A region a [`SearchMemory`] lent: its start, and whatever keeps it alive.
 pub struct LentMemory {
     start: *mut u8,
     _owner: Box<dyn Send + Sync>,
@@ -44,12 +44,12 @@ impl LentMemory {
     }
 }
 
-// SAFETY: the region is plain memory the tables only touch atomically; its owner is Send and
-// Sync.
+// SAFETY: the region is plain memory that the transposition table and the marks only touch
+// atomically; its owner is Send and Sync.
 unsafe impl Send for LentMemory {}
 unsafe impl Sync for LentMemory {}
 
-/// A table's memory: its own or lent.
+/// The memory of a transposition table or of the busy marks: the process's own or lent.
 pub(crate) enum Memory {
     Own(ZeroedMemory),
     Lent(LentMemory),
@@ -57,7 +57,7 @@ pub(crate) enum Memory {
 
 impl Memory {
     /// `bytes` zeroed bytes aligned to 64, from `lender` when there is one.
-    pub fn zeroed(bytes: usize, lender: Option<&dyn TableMemory>) -> Memory {
+    pub fn zeroed(bytes: usize, lender: Option<&dyn SearchMemory>) -> Memory {
         match lender {
             Some(lender) => Memory::Lent(lender.lend(bytes)),
             None => Memory::Own(ZeroedMemory::new(bytes)),
