@@ -25,6 +25,7 @@ mod cluster;
 mod distributed_solve;
 mod jobs;
 mod node_memory;
+mod owner_order;
 mod partition;
 mod phases;
 mod shard_file;
