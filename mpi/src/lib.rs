@@ -27,6 +27,7 @@ mod cluster_region;
 mod distributed_solve;
 mod jobs;
 mod node_memory;
+mod owner_order;
 mod partition;
 mod phases;
 mod shard_file;

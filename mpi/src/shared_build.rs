@@ -6,7 +6,7 @@
 //! positions one level of [`BuildSchedule::tier_order`] at a time, lowest first, in rounds of at most
 //! [`ROUND`] positions: it lists their moves, reads the successors it owns, asks the owners of
 //! the others for their values ([`SuccessorExchange`]: one `MPI_Alltoallv` of keys, one of
-//! values, requests to one owner combined and without repeats), and records the values. A
+//! values, requests to one owner combined and without repeats, put in order by a radix sort, `owner_order.rs`), and records the values. A
 //! move within the tier lowers `tier_order`, so every successor in the tier was solved at a
 //! lower level, here or on its owner. Each rank writes its blocks of the tier's file
 //! (`shard_file.rs`), the file a one-process build writes, byte for byte; tiers present are
@@ -29,6 +29,7 @@ use rayon::prelude::*;
 
 use crate::checkpoint::Checkpoints;
 use crate::cluster::Cluster;
+use crate::owner_order::{by_owner_then_key, Asked};
 use crate::phases::{timed, Phases};
 use crate::shard_file::write_partitioned;
 use crate::shard_load::load_own_blocks;
@@ -308,12 +309,13 @@ impl Build<'_> {
                 if let Some(m) = values.par_iter().position_any(|&v| v == i8::MIN) {
                     return Err(TableError::Order { seeds, index: indices[moves.position_of(m)], successor: successors[m].index() });
                 }
-                let mut foreign: Vec<(SuccessorKey, u32)> =
-                    successors.iter().enumerate().filter(|(_, k)| !map.owns(k.index())).map(|(m, &k)| (k, m as u32)).collect();
-                foreign.par_sort_unstable_by_key(|&(k, _)| (map.owner(k.index()), k));
+                let foreign: Vec<Asked> =
+                    successors.iter().enumerate().filter(|(_, k)| !map.owns(k.index())).map(|(m, k)| (k.0, m as u32)).collect();
+                let foreign = by_owner_then_key(foreign, map.ranks(), |key| map.owner(SuccessorKey(key).index()));
                 let mut asked = vec![Vec::new(); map.ranks()];
                 let mut places = Vec::with_capacity(foreign.len());
                 for &(key, m) in &foreign {
+                    let key = SuccessorKey(key);
                     let owned = &mut asked[map.owner(key.index())];
                     if owned.last() != Some(&key) {
                         owned.push(key);

@@ -26,6 +26,10 @@ use super::shard::{ShardMap, SuccessorKey};
 use crate::build_schedule::BuildSchedule;
 use crate::rules::MoveList;
 
+/// The most boards [`TierShard::moves`] steps over from one position of a level to the next
+/// one rather than unranking it: a step costs a small part of an unranking.
+const MAX_STEPS: u64 = 8;
+
 /// The bit of a slot that holds a value and mark rather than an order.
 const SOLVED: u16 = 0x8000;
 
@@ -191,8 +195,14 @@ impl TierShard {
         out.terminal.reserve(indices.len());
         let mut previous: Option<(u64, R::Position)> = None;
         for &index in indices {
-            let pos = match &previous {
-                Some((at, before)) if at + 1 == index => rules.position_after(self.seeds, *at, before),
+            let pos = match previous {
+                Some((mut at, mut pos)) if at < index && index - at <= MAX_STEPS => {
+                    while at < index {
+                        pos = rules.position_after(self.seeds, at, &pos);
+                        at += 1;
+                    }
+                    pos
+                }
                 _ => rules.position_at(self.seeds, index),
             };
             previous = Some((index, pos));
