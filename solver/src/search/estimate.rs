@@ -116,3 +116,34 @@ fn horizon<R: Rules>(
     }
     Some((alpha, reached))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{estimate, ESTIMATE_DEPTHS_BUDGET, ESTIMATE_NODES};
+    use crate::dakon::{Dakon, Position};
+    use crate::search::budget::{Budget, CHECK_EVERY};
+    use crate::search::Limits;
+
+    #[test]
+    fn a_guess_is_charged_to_the_budget_and_a_node_limit_bounds_it() {
+        let rules = Dakon::new(7).unwrap();
+        let start = Position::start(7, 7).unwrap();
+        // Without a limit the 7 x 7 start's guess spends its whole allowance, all of it charged.
+        let free = Limits::default();
+        let budget = Budget::new(&free);
+        estimate(&rules, &start, ESTIMATE_NODES, &budget);
+        assert!(budget.nodes() > ESTIMATE_NODES, "{} positions charged", budget.nodes());
+        assert!(budget.nodes() <= ESTIMATE_NODES * ESTIMATE_DEPTHS_BUDGET);
+        // Under a node limit it takes at most half of it (charged a few thousand at a time).
+        let limit = 50_000;
+        let limited = Limits { nodes: Some(limit), ..Limits::default() };
+        let budget = Budget::new(&limited);
+        estimate(&rules, &start, ESTIMATE_NODES, &budget);
+        assert!(budget.nodes() > 0 && budget.nodes() <= limit / 2 + CHECK_EVERY, "{} positions charged", budget.nodes());
+        // With the limit already reached it stops at its first charge.
+        budget.charge(limit);
+        let before = budget.nodes();
+        estimate(&rules, &start, ESTIMATE_NODES, &budget);
+        assert!(budget.nodes() - before <= CHECK_EVERY);
+    }
+}
