@@ -39,23 +39,31 @@ pub struct Shared {
 
 /// The solver of every rank of a shared solve: the table (`--tt-mb` a rank, summed over the
 /// ranks of a node) in memory the node's ranks share, the endgame tables each rank's own.
-/// Every rank must call it (it allocates collectively).
+/// Across nodes, the entries of positions with at most [`dakon_mpi::SHALLOW_SEEDS`] seeds fewer
+/// than the root's (`root_seeds`) live on the node that owns them, the others on the node
+/// searching them. Every rank must call it (it allocates collectively).
 ///
 /// # Errors
 /// [`CliError::Failure`] if the endgame tables cannot be opened.
-pub fn solver_for(cluster: &Cluster, rules: RuleSet, search: &SearchArgs, probe: &ProbeArgs) -> Result<(Solver<RuleSet>, bool), CliError> {
+pub fn solver_for(
+    cluster: &Cluster,
+    rules: RuleSet,
+    search: &SearchArgs,
+    probe: &ProbeArgs,
+    root_seeds: u32,
+) -> Result<(Solver<RuleSet>, bool), CliError> {
     #[cfg(feature = "mpi")]
     {
         let oracle = probe.open_in_background(rules)?;
         let tables = oracle.is_some();
-        let node = dakon_mpi::NodeMemory::join(cluster);
+        let node = dakon_mpi::NodeMemory::join(cluster, root_seeds.saturating_sub(dakon_mpi::SHALLOW_SEEDS));
         let mut config = search.config();
         config.tt_bytes = config.tt_bytes.saturating_mul(node.ranks());
         Ok((Solver::new_in(rules, config, oracle, &node), tables))
     }
     #[cfg(not(feature = "mpi"))]
     {
-        let _ = (rules, search, probe);
+        let _ = (rules, search, probe, root_seeds);
         match *cluster {}
     }
 }

@@ -109,13 +109,15 @@ pub fn solver_with_built_tables(
     max_seeds: u32,
 ) -> Result<(Solver<RuleSet>, BuildReport), CliError> {
     let config = search.config();
-    let (tables, report) = build_and_say(rules, probe, max_seeds, config.threads, interrupt_flag(), "dakon")?;
+    // The solve searches with the tiers as built: images would only add writing to its time.
+    let (tables, report) = build_and_say(rules, probe, max_seeds, config.threads, interrupt_flag(), false, "dakon")?;
     Ok((Solver::new(rules, config, Some(std::sync::Arc::new(tables))), report))
 }
 
 /// Builds the endgame tables of tiers `0..=max_seeds` of `rules` where missing from `probe`'s
 /// directory, on `threads` threads until `stop` is raised, and returns all of them in memory
-/// as built, with the build's report; says on stderr, after `who: `, what it did.
+/// as built, with the build's report; says on stderr, after `who: `, what it did. With
+/// `write_images`, each tier built now gets its memory image written beside its file.
 ///
 /// # Errors
 /// [`CliError::Failure`] if the tables cannot be built or a present one is damaged, or `stop`
@@ -126,10 +128,11 @@ pub fn build_and_say(
     max_seeds: u32,
     threads: usize,
     stop: Arc<AtomicBool>,
+    write_images: bool,
     who: &str,
 ) -> Result<(TableSet<RuleSet>, BuildReport), CliError> {
     let dir = probe.tables.dir();
-    let options = BuildOptions { threads, progress: None, stop: Some(stop), memory_limit: None };
+    let options = BuildOptions { threads, progress: None, stop: Some(stop), memory_limit: None, write_images };
     let (report, tables) = build_and_load(&rules, &dir, max_seeds, &options).map_err(|e| CliError::Failure(e.to_string()))?;
     let Some(tables) = tables else {
         return Err(CliError::Failure(format!(

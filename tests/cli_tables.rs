@@ -28,6 +28,10 @@ fn build_info_verify_and_resume() {
     assert_eq!(report["tiers"].as_array().unwrap().len(), 7);
     assert_eq!(report["built_entries"], 924); // C(12, 6): boards of 0..=6 seeds over 6 holes
     assert_eq!(report["interrupted"], false);
+    // Each tier's memory image is written beside it, so that the first load reads it.
+    for k in 0..=6 {
+        assert!(dir.path().join(format!("dakon-3-k{k}.dkm")).exists(), "tier {k}");
+    }
 
     let again = dakon(dir.path(), &["tables", "build", "--holes", "3", "--max-seeds", "7"]);
     assert!(again.status.success(), "{}", stderr(&again));

@@ -219,3 +219,23 @@ fn one_rank_is_the_one_process_program() {
     assert_eq!(single["nodes"], alone["nodes"], "the same search");
     assert_eq!(single.get("mpi"), None, "no MPI job: {single}");
 }
+
+#[test]
+fn separate_nodes_share_one_table_and_search_fewer_nodes_than_each_alone() {
+    // Kalah(5,3) (value +6), 4 ranks each its own node with 1 MiB: without sharing every rank
+    // searches the whole tree in a table of its own; with it, the shallow entries live on
+    // their owner node and the busy marks on node 0, so the ranks split the work.
+    let args =
+        ["solve", "start", "--rules", "kalah", "--holes", "5", "--seeds", "3", "--threads", "1", "--tt-mb", "1", "--no-tables", "--json"];
+    let run = |cross_node: &str| {
+        let mut command = mpirun_command(4, env!("CARGO_BIN_EXE_dakon"), &args);
+        command.env("DAKON_MPI_SEPARATE_RANKS", "1").env("DAKON_MPI_CROSS_NODE", cross_node);
+        let out = command.output().expect("mpirun runs");
+        assert!(out.status.success(), "cross node {cross_node}: {}", stderr(&out));
+        let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(json["value"], Value::from(6), "cross node {cross_node}: {json}");
+        json["nodes"].as_u64().unwrap()
+    };
+    let (alone, shared) = (run("0"), run("1"));
+    assert!(shared * 5 < alone * 4, "{shared} nodes over all ranks sharing one table against {alone} each alone");
+}

@@ -146,6 +146,9 @@ fn endgame_tables_are_used_once_built_and_a_damaged_one_is_reported() {
     let last = bytes.len() - 6;
     bytes[last] ^= 1;
     std::fs::write(&damaged, &bytes).unwrap();
+    // The build wrote the tier's memory image too, which a load reads instead of the file:
+    // without it, the damaged file is decoded.
+    std::fs::remove_file(damaged.with_extension("dkm")).unwrap();
 
     let server = Server::start(&["--tables-dir", tables]);
     let position = "1,0,2/0,1,1 3/4 0";

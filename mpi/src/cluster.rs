@@ -23,6 +23,8 @@ pub struct Cluster {
     /// Keeps MPI initialized.
     _universe: Universe,
     world: SimpleCommunicator,
+    /// Whether MPI granted `MPI_THREAD_MULTIPLE`.
+    multiple: bool,
 }
 
 /// Open MPI's setting for a rank waiting in a collective: spin (its default) or yield the core
@@ -37,8 +39,9 @@ impl Cluster {
     /// without MPI). MPI is initialized only under a launcher, so a plain run never starts
     /// MPI's singleton machinery.
     ///
-    /// Only the thread that calls this may make MPI calls (MPI's "funneled" level): the
-    /// worker threads of each rank never do.
+    /// MPI is asked for its "multiple" threading level: the messages of each rank go through
+    /// the thread that calls this, but the search threads reach the tables of other nodes
+    /// themselves (see [`crate::NodeMemory`]), which they only do when MPI granted it.
     pub fn join() -> Option<Cluster> {
         if !LAUNCHER_VARIABLES.iter().any(|v| std::env::var_os(v).is_some()) {
             return None;
@@ -46,9 +49,15 @@ impl Cluster {
         if std::env::var_os(YIELD_WHEN_IDLE).is_none() {
             std::env::set_var(YIELD_WHEN_IDLE, "1");
         }
-        let (universe, _threading) = mpi::initialize_with_threading(mpi::Threading::Funneled)?;
+        let (universe, threading) = mpi::initialize_with_threading(mpi::Threading::Multiple)?;
         let world = universe.world();
-        (world.size() > 1).then_some(Cluster { _universe: universe, world })
+        let multiple = threading == mpi::Threading::Multiple;
+        (world.size() > 1).then_some(Cluster { _universe: universe, world, multiple })
+    }
+
+    /// Whether any thread of this rank may call MPI (`MPI_THREAD_MULTIPLE` was granted).
+    pub fn threads_may_call_mpi(&self) -> bool {
+        self.multiple
     }
 
     /// This rank's number, `0..size`.

@@ -1,15 +1,17 @@
 //! `dakon solve` of one position by every rank of an MPI job, in one transposition table.
 //!
 //! Every rank builds its solver in memory its node shares ([`NodeMemory`]): the ranks of a
-//! node search in one table and one set of busy marks, as the threads of one solver do.
+//! node search in one table and one set of busy marks, as the threads of one solver do, and
+//! the entries of positions near the root and the busy marks are shared across nodes too
+//! (one-sided MPI, see `NodeMemory`).
 //! Rank 0's search thread runs the solve's driver ([`Solver::solve_by`]); each of the
 //! driver's null-window tests is searched by **every rank at once** (simplified ABDADA: a
 //! rank about to enter a position another is busy with searches its other moves first), and
 //! the first rank to finish answers for all: rank 0 hears its answer, tells the others to
 //! stop and gives it to the driver, which picks the next test. An answer is a proof, so the
 //! value is the one-process value, whoever answered. Rank 0's main thread does all the
-//! messaging (MPI is initialised *funneled*); every other rank's main thread likewise, its
-//! search on a second thread.
+//! messaging; every other rank's main thread likewise, its search on a second thread (which
+//! itself reaches the other nodes' tables).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;

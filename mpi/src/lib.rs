@@ -15,13 +15,15 @@
 //!   every rank rank 0's input.
 //! - [`solve`]: `dakon solve` of one position by every rank: each of the driver's tests is
 //!   searched by every rank at once in one table ([`NodeMemory`]: an MPI shared-memory window
-//!   a node), the first rank to finish answering for all (`test_messages.rs`: the orders and
+//!   a node, whose shallow entries live on their owner node, reached by one-sided atomics:
+//!   `cluster_region.rs`), the first rank to finish answering for all (`test_messages.rs`: the orders and
 //!   reports).
 //!
 //! `docs/DISTRIBUTED.md` says how to run it on a cluster and what it costs.
 
 mod checkpoint;
 mod cluster;
+mod cluster_region;
 mod distributed_solve;
 mod jobs;
 mod node_memory;
@@ -34,8 +36,9 @@ mod successor_exchange;
 mod test_messages;
 
 pub use cluster::Cluster;
+pub use cluster_region::{SHALLOW_SEEDS, SHARED_SEEDS};
 pub use distributed_solve::{solve, Cut, Distributed};
 pub use jobs::{broadcast_bytes, serve_jobs, work_jobs};
-pub use node_memory::{separate_ranks, NodeMemory, SEPARATE_RANKS};
+pub use node_memory::{separate_ranks, NodeMemory, CROSS_NODE, SEPARATE_RANKS};
 pub use phases::{Phases, Spent};
 pub use shared_build::{build_tiers, PartitionOptions, RankFigures, SharedBuildReport};

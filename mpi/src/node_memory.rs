@@ -3,24 +3,47 @@
 //! `MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)`), which every rank of the node maps, so a
 //! probe of an entry another rank stored is a plain load, as between threads.
 //!
+//! Across nodes, each region is also a window over the world ([`ClusterRegion`]): a table
+//! keeps the entries of the positions another node owns on that node, reached by one-sided
+//! atomics, so the nodes' tables are one table of their sum (unless [`CROSS_NODE`] is `0`).
+//!
 //! With [`SEPARATE_RANKS`] set, every rank is a node of its own (its own table): the
 //! cross-node path of a distributed solve, testable on one machine.
 
 use std::ffi::c_void;
 
 use dakon_solver::table_memory::{LentMemory, TableMemory};
-use mpi::collective::CommunicatorCollectives;
+use mpi::collective::{CommunicatorCollectives, Root};
 use mpi::topology::{Color, Communicator, SimpleCommunicator};
 use mpi::traits::AsRaw;
 
 use crate::cluster::Cluster;
+use crate::cluster_region::ClusterRegion;
 
 /// The environment variable that makes every rank its own node (any value but `0`).
 pub const SEPARATE_RANKS: &str = "DAKON_MPI_SEPARATE_RANKS";
 
+/// The environment variable that, set to `0`, keeps each node's table to itself (as before
+/// the nodes shared one).
+pub const CROSS_NODE: &str = "DAKON_MPI_CROSS_NODE";
+
 /// The ranks of this node, lending their solvers shared windows.
 pub struct NodeMemory {
     node: SimpleCommunicator,
+    /// The nodes each region is shared with; `None` when the regions stay on the node.
+    cluster: Option<Nodes>,
+}
+
+/// The nodes of a job, as the regions shared across them see them.
+struct Nodes {
+    /// The world's copy the windows are made over.
+    world: SimpleCommunicator,
+    /// The first rank of every node, in order: the one exposing the node's regions.
+    leaders: Vec<i32>,
+    /// This rank's node, its place in `leaders`.
+    node: usize,
+    /// Boards with at least this many seeds keep their entries on their owner node.
+    shared_from: u32,
 }
 
 // SAFETY: the communicator is only used by `lend`, which the solver calls while it is built,
@@ -30,15 +53,30 @@ unsafe impl Sync for NodeMemory {}
 
 impl NodeMemory {
     /// The ranks of `cluster` on this node (all ranks must call it): those that share memory,
-    /// or this rank alone when [`SEPARATE_RANKS`] says so.
-    pub fn join(cluster: &Cluster) -> NodeMemory {
+    /// or this rank alone when [`SEPARATE_RANKS`] says so. Across nodes, the boards with at
+    /// least `shared_from` seeds keep their entries on the node that owns them.
+    pub fn join(cluster: &Cluster, shared_from: u32) -> NodeMemory {
         let world = cluster.world();
         let node = if separate_ranks() {
             world.split_by_color(Color::with_value(world.rank())).expect("every rank gives a colour")
         } else {
             world.split_shared(world.rank())
         };
-        NodeMemory { node }
+        let mut leader = world.rank();
+        node.process_at_rank(0).broadcast_into(&mut leader);
+        let mut leaders = vec![0i32; world.size() as usize];
+        world.all_gather_into(&leader, &mut leaders[..]);
+        leaders.sort_unstable();
+        leaders.dedup();
+        let wanted = std::env::var_os(CROSS_NODE).map_or(true, |v| v != "0");
+        // Every rank sees the same leaders and, under one launch, the same environment and
+        // threading level, so all or none make the collective windows of `lend`.
+        let shared = wanted && leaders.len() > 1 && cluster.threads_may_call_mpi();
+        let cluster = shared.then(|| {
+            let node = leaders.iter().position(|&l| l == leader).expect("this node's first rank is a leader");
+            Nodes { world: world.duplicate(), leaders, node, shared_from }
+        });
+        NodeMemory { node, cluster }
     }
 
     /// Ranks on this node.
@@ -94,6 +132,17 @@ impl TableMemory for NodeMemory {
         // the process ends.
         // SAFETY: so the window stays mapped while the process lives; it is zeroed, aligned
         // to 64 and `bytes` long.
-        unsafe { LentMemory::new(start, Box::new(())) }
+        let lent = unsafe { LentMemory::new(start, Box::new(())) };
+        match &self.cluster {
+            Some(nodes) => {
+                let exposes = self.node.rank() == 0;
+                // SAFETY: the region stays mapped for the process's life (above).
+                let region = unsafe {
+                    ClusterRegion::new(nodes.world.as_raw(), start, bytes, exposes, nodes.leaders.clone(), nodes.node, nodes.shared_from)
+                };
+                lent.with_peers(Box::new(region))
+            }
+            None => lent,
+        }
     }
 }

@@ -50,7 +50,7 @@ pub fn build_tables(
     let stop = Arc::new(AtomicBool::new(false));
     let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let progress = progress.then(|| Arc::new(TierBars::default()) as Arc<dyn BuildProgress>);
-    let options = BuildOptions { threads, progress, stop: Some(stop.clone()), memory_limit: None };
+    let options = BuildOptions { threads, progress, stop: Some(stop.clone()), memory_limit: None, write_images: true };
     let finished = wait::run(py, &stop, || build_tiers(&rules, &dir, max_seeds, &options), |_| Ok(()))?;
     forget_tables();
     let (report, signal) = match finished {

@@ -101,6 +101,7 @@ pub mod kalah;
 mod memory;
 pub mod opening;
 pub mod oracle;
+pub mod peer_region;
 pub mod perft;
 mod prefetch;
 pub mod rules;

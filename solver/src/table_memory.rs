@@ -4,6 +4,7 @@
 //! ranks' searches share one table as threads do.
 
 use crate::memory::ZeroedMemory;
+use crate::peer_region::PeerRegion;
 
 /// A lender of zeroed memory for a solver's tables (see [`crate::search::Solver::new_in`]).
 ///
@@ -21,6 +22,7 @@ pub trait TableMemory: Send + Sync {
 pub struct LentMemory {
     start: *mut u8,
     _owner: Box<dyn Send + Sync>,
+    peers: Option<Box<dyn PeerRegion>>,
 }
 
 impl LentMemory {
@@ -32,7 +34,13 @@ impl LentMemory {
     /// the solvers it is lent to writes.
     pub unsafe fn new(start: *mut u8, owner: Box<dyn Send + Sync>) -> LentMemory {
         debug_assert_eq!(start.align_offset(64), 0, "lent memory is aligned to 64");
-        LentMemory { start, _owner: owner }
+        LentMemory { start, _owner: owner, peers: None }
+    }
+
+    /// This region, whose copies on the other nodes of a cluster `peers` reaches: a table in
+    /// it keeps the entries of the boards another node owns there.
+    pub fn with_peers(self, peers: Box<dyn PeerRegion>) -> LentMemory {
+        LentMemory { peers: Some(peers), ..self }
     }
 }
 
@@ -61,6 +69,14 @@ impl Memory {
     pub fn release(&self) {
         if let Memory::Own(memory) = self {
             memory.release();
+        }
+    }
+
+    /// The region's copies on the other nodes of a cluster, if it has any.
+    pub fn peers(&self) -> Option<&dyn PeerRegion> {
+        match self {
+            Memory::Lent(LentMemory { peers: Some(peers), .. }) => Some(peers.as_ref()),
+            _ => None,
         }
     }
 

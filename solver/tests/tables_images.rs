@@ -8,7 +8,9 @@ use std::time::{Duration, Instant};
 
 use dakon_solver::rules::Rules;
 use dakon_solver::ruleset::{RuleSet, RulesName};
-use dakon_solver::tables::{build_tiers, image_path, tier_path, BuildOptions, LoadOptions, TableError, TableFile, TableSet};
+use dakon_solver::tables::{
+    build_and_load, build_tiers, image_path, tier_path, BuildOptions, LoadOptions, TableError, TableFile, TableSet,
+};
 
 const TOP: u32 = 9;
 
@@ -74,6 +76,43 @@ fn images_are_written_on_loading_and_read_back_with_the_same_values() {
         assert!(load_and_check(&rules, dir.path(), &LoadOptions::default(), &values).is_empty());
         std::fs::remove_file(image(&rules, dir.path(), TOP)).unwrap();
         assert!(matches!(TableSet::open_with(&rules, dir.path(), &LoadOptions::default()), Err(TableError::Corrupt { .. })), "{name}");
+    }
+}
+
+#[test]
+fn a_build_asked_for_images_writes_those_a_decoding_load_writes() {
+    for name in RulesName::ALL {
+        let rules = RuleSet::new(name, 3).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let options = BuildOptions { threads: 2, write_images: true, ..BuildOptions::default() };
+        build_tiers(&rules, dir.path(), TOP, &options).unwrap();
+        // The same tables imaged by a load that decodes them, in a directory of their own.
+        let loaded = built(&rules);
+        let values = decoded(&rules, loaded.path());
+        assert!(load_and_check(&rules, loaded.path(), &writing(), &values).is_empty());
+        for k in 0..=TOP {
+            let (from_build, from_load) = (image(&rules, dir.path(), k), image(&rules, loaded.path(), k));
+            assert_eq!(std::fs::read(&from_build).unwrap(), std::fs::read(&from_load).unwrap(), "{name} tier {k}");
+        }
+        // The first load after the build reads them: the top tier's file could not be decoded.
+        flip_byte(&tier_path(&rules, dir.path(), TOP), |len| len - 2);
+        assert!(load_and_check(&rules, dir.path(), &LoadOptions::default(), &values).is_empty());
+    }
+}
+
+#[test]
+fn a_build_kept_in_memory_writes_the_images_a_build_to_disk_writes() {
+    for name in RulesName::ALL {
+        let rules = RuleSet::new(name, 3).unwrap();
+        let (on_disk, kept) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let options = BuildOptions { threads: 2, write_images: true, ..BuildOptions::default() };
+        build_tiers(&rules, on_disk.path(), TOP, &options).unwrap();
+        let (_, tables) = build_and_load(&rules, kept.path(), TOP, &options).unwrap();
+        assert!(tables.is_some(), "{name}");
+        for k in 0..=TOP {
+            let (a, b) = (image(&rules, on_disk.path(), k), image(&rules, kept.path(), k));
+            assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap(), "{name} tier {k}");
+        }
     }
 }
 

@@ -39,7 +39,7 @@ fn a_stop_flag_raised_mid_build_keeps_finished_tiers_and_resumes_identically() {
             stop.store(true, Ordering::SeqCst);
         })
     };
-    let options = BuildOptions { threads: 2, progress: None, stop: Some(stop), memory_limit: None };
+    let options = BuildOptions { threads: 2, progress: None, stop: Some(stop), memory_limit: None, write_images: false };
     let first = build_tiers(&rules, dir.path(), MAX, &options).unwrap();
     watcher.join().unwrap();
     assert!(first.tiers.len() >= 9);
@@ -62,7 +62,8 @@ fn a_stop_flag_raised_mid_build_keeps_finished_tiers_and_resumes_identically() {
 fn a_build_stopped_before_it_starts_writes_nothing() {
     let rules = Dakon::new(HOLES).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let options = BuildOptions { threads: 1, progress: None, stop: Some(Arc::new(AtomicBool::new(true))), memory_limit: None };
+    let options =
+        BuildOptions { threads: 1, progress: None, stop: Some(Arc::new(AtomicBool::new(true))), memory_limit: None, write_images: false };
     let report = build_tiers(&rules, dir.path(), MAX, &options).unwrap();
     assert!(report.interrupted && report.tiers.is_empty());
     assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);

@@ -122,7 +122,7 @@ pub fn run(args: Args, cluster: Option<&Cluster>) -> Result<(), CliError> {
         }
         None => {
             let (solver, tables) = match cluster {
-                Some(cluster) => distributed_solve::solver_for(cluster, rules, &search, &args.probe)?,
+                Some(cluster) => distributed_solve::solver_for(cluster, rules, &search, &args.probe, rules.seeds_on_board(&position))?,
                 None => solver_for(rules, &search, &args.probe)?,
             };
             (solver, tables, None)

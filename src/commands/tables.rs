@@ -150,7 +150,7 @@ fn build(args: BuildArgs, cluster: Option<&Cluster>) -> Result<(), CliError> {
     }
     let memory_limit = args.memory_mb.map(|m| m << 20);
     let progress = (!args.json && prints).then(|| Arc::new(TierBars::default()) as Arc<dyn BuildProgress>);
-    let options = BuildOptions { threads, progress, stop: Some(interrupt_flag()), memory_limit };
+    let options = BuildOptions { threads, progress, stop: Some(interrupt_flag()), memory_limit, write_images: true };
     let dir = args.tables.dir();
     let checkpoint_every = Some(std::time::Duration::from_secs(args.checkpoint_seconds));
     let (report, exchange) = match cluster {

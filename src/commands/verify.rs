@@ -371,7 +371,7 @@ fn build_tables_for(rules: RuleSet, board: Board, tables: &TablesArgs, threads: 
         }
         max_seeds = seeds;
     }
-    let options = BuildOptions { threads, progress: None, stop: Some(interrupt_flag()), memory_limit: None };
+    let options = BuildOptions { threads, progress: None, stop: Some(interrupt_flag()), memory_limit: None, write_images: true };
     let report = build_tiers(&rules, &tables.dir(), max_seeds, &options)
         .map_err(|e| CliError::Failure(format!("--build-tables: {}x{}: {e}", board.holes, board.seeds)))?;
     if report.interrupted {

@@ -22,6 +22,7 @@ use super::alphabeta::Worker;
 use super::budget::Budget;
 use super::tt::hash;
 use super::Solver;
+use crate::peer_region::PeerRegion;
 use crate::solvable::Solvable;
 use crate::table_memory::{Memory, TableMemory};
 
@@ -41,32 +42,57 @@ impl Busy {
         Busy { slots: Memory::zeroed(BUSY_SLOTS * std::mem::size_of::<AtomicU64>(), lender) }
     }
 
-    fn slot<K: Hash>(&self, key: &K) -> (&AtomicU64, u64) {
+    fn slot<K: Hash>(&self, key: &K) -> (usize, &AtomicU64, u64) {
         let h = hash(key) | 1;
         let index = (h >> 32) as usize & (BUSY_SLOTS - 1);
         // SAFETY: the region holds BUSY_SLOTS words, aligned, zeroed at first (all free).
-        (unsafe { &*(self.slots.as_ptr() as *const AtomicU64).add(index) }, h)
+        (index, unsafe { &*(self.slots.as_ptr() as *const AtomicU64).add(index) }, h)
+    }
+
+    /// The marks' copies when they live on another node: node 0 keeps the marks of a cluster,
+    /// so that the workers of every node defer to each other.
+    fn remote(&self) -> Option<&dyn PeerRegion> {
+        self.slots.peers().filter(|p| p.node() != 0)
     }
 
     /// Whether another worker is searching `key`.
     #[inline]
     pub fn is_busy<K: Hash>(&self, key: &K) -> bool {
-        let (slot, h) = self.slot(key);
-        slot.load(Ordering::Relaxed) == h
+        let (index, slot, h) = self.slot(key);
+        match self.remote() {
+            Some(peers) => {
+                let mut word = [0];
+                peers.read(0, index, &mut word);
+                word[0] == h
+            }
+            None => slot.load(Ordering::Relaxed) == h,
+        }
     }
 
     /// Marks `key` as being searched.
     #[inline]
     pub fn enter<K: Hash>(&self, key: &K) {
-        let (slot, h) = self.slot(key);
-        slot.store(h, Ordering::Relaxed);
+        let (index, slot, h) = self.slot(key);
+        match self.remote() {
+            Some(peers) => {
+                let mut word = [0];
+                peers.read(0, index, &mut word);
+                peers.replace(0, index, word[0], h);
+            }
+            None => slot.store(h, Ordering::Relaxed),
+        }
     }
 
     /// Clears the mark of `key` (if no other position took its slot since).
     #[inline]
     pub fn leave<K: Hash>(&self, key: &K) {
-        let (slot, h) = self.slot(key);
-        let _ = slot.compare_exchange(h, 0, Ordering::Relaxed, Ordering::Relaxed);
+        let (index, slot, h) = self.slot(key);
+        match self.remote() {
+            Some(peers) => peers.replace(0, index, h, 0),
+            None => {
+                let _ = slot.compare_exchange(h, 0, Ordering::Relaxed, Ordering::Relaxed);
+            }
+        }
     }
 }
 

@@ -8,8 +8,10 @@ use std::time::{Duration, Instant};
 use super::budget::{check_one_process, resident_bytes};
 use super::build_progress::{BuildProgress, NoProgress};
 use super::build_report::{BuildReport, TierReport};
+use super::compact::CompactTier;
 use super::error::TableError;
 use super::file::{write_solved, TableFile};
+use super::image::write_image;
 use super::name::tier_path;
 use super::reader::TableSet;
 use super::retrograde::{solve_tier, SolvedTier};
@@ -28,16 +30,22 @@ pub struct BuildOptions {
     /// The most bytes a process may hold (`--memory-mb`): a tier that would pass it is refused
     /// before it starts ([`budget`](super::budget)). `None`: no bound.
     pub memory_limit: Option<u64>,
+    /// Whether each tier this process solves and writes gets its memory image (`.dkm`, see
+    /// `image.rs`) written beside it from the values in hand, so that the first load reads
+    /// it instead of decoding the file. An image that cannot be written is left out (the
+    /// first load then decodes and tries again).
+    pub write_images: bool,
 }
 
 impl Default for BuildOptions {
-    /// All cores, no progress, no stop flag.
+    /// All cores, no progress, no stop flag, no images.
     fn default() -> Self {
         BuildOptions {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             progress: None,
             stop: None,
             memory_limit: None,
+            write_images: false,
         }
     }
 }
@@ -49,6 +57,7 @@ impl std::fmt::Debug for BuildOptions {
             .field("progress", &self.progress.is_some())
             .field("stop", &self.stop)
             .field("memory_limit", &self.memory_limit)
+            .field("write_images", &self.write_images)
             .finish()
     }
 }
@@ -160,7 +169,8 @@ pub fn build_tiers_with<R: BuildSchedule>(
 /// solved now is packed from its values, with no decoding of the file just written (tiers
 /// already present are read, as a higher tier needs them anyway). What a run that builds its
 /// tables and then searches saves: decoding format 2 costs a one-ply look-up a position.
-/// The tables are `None` if the build was interrupted.
+/// The tables are `None` if the build was interrupted. With `options.write_images`, each tier
+/// built now gets its memory image, written from its packed form.
 ///
 /// # Errors
 /// As [`build_tiers`], and [`TableError::Corrupt`] if a present tier holds a value the
@@ -172,12 +182,30 @@ pub fn build_and_load<R: BuildSchedule + Clone + 'static>(
     options: &BuildOptions,
 ) -> Result<(BuildReport, Option<TableSet<R>>), TableError> {
     let pool = worker_pool(options.threads, dir)?;
-    let (report, values) = build_keeping(rules, dir, max_seeds, options, &mut InThisProcess(&pool), true)?;
+    // The images are written from the tiers packed for the search, not packed twice.
+    let keeping = BuildOptions { write_images: false, ..options.clone() };
+    let (report, values) = build_keeping(rules, dir, max_seeds, &keeping, &mut InThisProcess(&pool), true)?;
     if report.interrupted {
         return Ok((report, None));
     }
     let tables = pool.install(|| TableSet::from_values(rules, values, &report))?;
+    if options.write_images {
+        tables.write_built_images(&report)?;
+    }
     Ok((report, Some(tables)))
+}
+
+/// Writes the memory image of the tier `seeds` just written to `path`, packed from its
+/// `values`; an image that cannot be written is left out, as a load that decodes leaves it.
+///
+/// # Errors
+/// [`TableError`] if the file just written cannot be read back, or holds a value the
+/// in-memory tier cannot hold.
+fn write_image_of<R: BuildSchedule>(rules: &R, path: &Path, seeds: u32, values: &[u8]) -> Result<(), TableError> {
+    let file = TableFile::open(rules, path, seeds)?;
+    let tier = CompactTier::from_values(seeds, values).map_err(|e| TableError::corrupt(path, e.to_string()))?;
+    let _ = write_image(&file, &tier);
+    Ok(())
 }
 
 /// [`build_tiers_with`], returning with the report the values of the tiers a higher one
@@ -224,6 +252,11 @@ fn build_keeping<R: BuildSchedule>(
         };
         progress.compressing();
         let bytes = solver.write(&task, &path, &solved)?;
+        // A process that wrote no file (its share of a build shared among processes) may
+        // not hold the tier's values either.
+        if options.write_images && bytes > 0 {
+            pool.install(|| write_image_of(rules, &path, seeds, &solved.values))?;
+        }
         progress.tier_finished();
         let entries = solved.values.len() as u64;
         report.tiers.push(TierReport { seeds, path, entries, bytes, built: true, elapsed: started.elapsed() });

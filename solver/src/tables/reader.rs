@@ -138,6 +138,21 @@ impl<R: TierLayout + Clone + 'static> TableSet<R> {
         Ok(TableSet { rules: rules.clone(), tiers })
     }
 
+    /// Writes the memory image of each tier `report` says was built now, from its in-memory
+    /// form, beside its table file; an image that cannot be written is left out (the next
+    /// load decodes that tier and tries again).
+    ///
+    /// # Errors
+    /// [`TableError`] if a table file just written cannot be read back.
+    pub(crate) fn write_built_images(&self, report: &BuildReport) -> Result<(), TableError> {
+        for tier in report.tiers.iter().filter(|tier| tier.built) {
+            let file = TableFile::open(&self.rules, &tier.path, tier.seeds)?;
+            let packed = self.tiers[tier.seeds as usize].get().expect("a built set holds every tier");
+            let _ = write_image(&file, packed);
+        }
+        Ok(())
+    }
+
     /// Loads `files` (tiers `0..`) in order into `self.tiers`, within `options.max_bytes`:
     /// each from its memory image if sound, else decoded, its image then written if
     /// `options.write_images` (an image that cannot be written is left out: the next load

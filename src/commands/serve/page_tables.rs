@@ -98,7 +98,8 @@ impl PageTables {
     }
 
     fn build(&self, probe: &ProbeArgs, max_seeds: u32, threads: usize, stop: Arc<AtomicBool>) {
-        match build_and_say(self.rules, probe, max_seeds, threads, stop, "dakon serve") {
+        // A restarted server then reads the images instead of decoding the tiers.
+        match build_and_say(self.rules, probe, max_seeds, threads, stop, true, "dakon serve") {
             Ok((tables, _)) => {
                 let _ = self.ready.set(Arc::new(tables));
                 *self.phase.lock().expect("not poisoned") = Phase::Built;

@@ -23,6 +23,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::code::MAX_SEEDS;
 use super::Bounds;
+use crate::peer_region::PeerRegion;
 use crate::table_memory::{Memory, TableMemory};
 
 /// Bits of the tag: what the entry keeps of the short code beyond the bucket index.
@@ -129,6 +130,9 @@ pub(crate) struct Compact {
     /// The buckets' memory: zeroed (every entry unused), mapped as it is used.
     memory: Memory,
     geometry: Geometry,
+    /// Boards with at least this many seeds have their entry on the node that owns them when
+    /// the memory has copies on other nodes (`u32::MAX` when it has none).
+    shared_from: u32,
 }
 
 impl Compact {
@@ -138,7 +142,9 @@ impl Compact {
     /// Aborts through [`std::alloc::handle_alloc_error`] if the memory cannot be allocated.
     pub fn new(bytes: usize, lender: Option<&dyn TableMemory>) -> Self {
         let geometry = Self::geometry_for(bytes);
-        Compact { memory: Memory::zeroed(std::mem::size_of::<Bucket>() * geometry.buckets, lender), geometry }
+        let memory = Memory::zeroed(std::mem::size_of::<Bucket>() * geometry.buckets, lender);
+        let shared_from = memory.peers().filter(|p| p.nodes() > 1).map_or(u32::MAX, |p| p.shared_from_seeds());
+        Compact { memory, geometry, shared_from }
     }
 
     /// The geometry of the table `Compact::new(bytes, ..)` makes.
@@ -173,6 +179,13 @@ impl Compact {
     /// The bounds stored in bucket `index` under `tag` for a board of `seeds` seeds.
     #[inline]
     pub fn probe(&self, index: usize, tag: u64, seeds: u32) -> Option<Bounds> {
+        if seeds >= self.shared_from {
+            if let Some((peers, owner)) = self.elsewhere(tag) {
+                let mut words = [0; WAYS];
+                peers.read(owner, index * WAYS, &mut words);
+                return words.into_iter().find(|&word| holds(word, tag)).map(|word| unpack(word, seeds));
+            }
+        }
         let bucket = self.bucket(index);
         bucket.0.iter().map(|entry| entry.load(Ordering::Relaxed)).find(|&word| holds(word, tag)).map(|word| unpack(word, seeds))
     }
@@ -190,7 +203,28 @@ impl Compact {
             debug_assert!(false, "bounds {bounds:?} of a board of {seeds} seeds do not fit");
             return;
         };
+        if seeds >= self.shared_from {
+            if let Some((peers, owner)) = self.elsewhere(tag) {
+                let mut words = [0; WAYS];
+                peers.read(owner, index * WAYS, &mut words);
+                // A word changed meanwhile keeps its new entry: only this store's work is lost.
+                for (way, new) in placement(&words, tag, word).into_iter().flatten() {
+                    peers.replace(owner, index * WAYS + way, words[way], new);
+                }
+                return;
+            }
+        }
         self.place(index, tag, word);
+    }
+
+    /// The other node that owns the entries of tag `tag`, with the memory's copies, if the
+    /// memory has copies on other nodes and this node does not own the tag.
+    #[inline(never)]
+    fn elsewhere(&self, tag: u64) -> Option<(&dyn PeerRegion, usize)> {
+        let peers = self.memory.peers()?;
+        // The tag is the code's low bits; mixed, so that each node owns an even share.
+        let owner = ((tag.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) % peers.nodes() as u64) as usize;
+        (owner != peers.node()).then_some((peers, owner))
     }
 
     /// Stores entry `word`, whose tag is `tag`, in bucket `index` as [`Compact::store`] says.
@@ -198,20 +232,27 @@ impl Compact {
     fn place(&self, index: usize, tag: u64, word: u64) {
         let bucket = self.bucket(index);
         let words: [u64; WAYS] = std::array::from_fn(|i| bucket.0[i].load(Ordering::Relaxed));
-        if let Some(slot) = words.iter().position(|&w| holds(w, tag)) {
-            bucket.0[slot].store(word, Ordering::Relaxed);
-            return;
+        for (way, new) in placement(&words, tag, word).into_iter().flatten() {
+            bucket.0[way].store(new, Ordering::Relaxed);
         }
-        let cost = |i: usize| if words[i] & IN_USE == 0 { -1 } else { work_of(words[i]) as i32 };
-        let kept = (0..KEPT).min_by_key(|&i| cost(i)).unwrap_or(0);
-        let always = (KEPT..WAYS).min_by_key(|&i| cost(i)).unwrap_or(KEPT);
-        if cost(kept) <= work_of(word) as i32 {
-            // The costlier result takes the kept entry; the one it displaces moves down.
-            bucket.0[always].store(words[kept], Ordering::Relaxed);
-            bucket.0[kept].store(word, Ordering::Relaxed);
-        } else {
-            bucket.0[always].store(word, Ordering::Relaxed);
-        }
+    }
+}
+
+/// The writes (entry, word) that store entry `word` of tag `tag` into a bucket holding
+/// `words`, as [`Compact::store`] says.
+#[inline]
+fn placement(words: &[u64; WAYS], tag: u64, word: u64) -> [Option<(usize, u64)>; 2] {
+    if let Some(slot) = words.iter().position(|&w| holds(w, tag)) {
+        return [Some((slot, word)), None];
+    }
+    let cost = |i: usize| if words[i] & IN_USE == 0 { -1 } else { work_of(words[i]) as i32 };
+    let kept = (0..KEPT).min_by_key(|&i| cost(i)).unwrap_or(0);
+    let always = (KEPT..WAYS).min_by_key(|&i| cost(i)).unwrap_or(KEPT);
+    if cost(kept) <= work_of(word) as i32 {
+        // The costlier result takes the kept entry; the one it displaces moves down.
+        [Some((always, words[kept])), Some((kept, word))]
+    } else {
+        [Some((always, word)), None]
     }
 }
 
