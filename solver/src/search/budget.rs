@@ -40,6 +40,11 @@ impl<'a> Budget<'a> {
         self.exhausted.load(Ordering::Relaxed)
     }
 
+    /// Nodes the node limit still allows (`None`: no node limit).
+    pub fn nodes_left(&self) -> Option<u64> {
+        self.limits.nodes.map(|limit| limit.saturating_sub(self.nodes()))
+    }
+
     /// Nodes charged so far.
     pub fn nodes(&self) -> u64 {
         self.nodes.load(Ordering::Relaxed)

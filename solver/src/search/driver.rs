@@ -156,6 +156,10 @@ impl Narrowing {
     ) -> Bracket {
         let k = solver.rules.seeds_on_board(pos);
         let test = |target: i32, at_bottom: bool| {
+            // A guess may have spent what was left.
+            if budget.is_exhausted() {
+                return None;
+            }
             let before = budget.nodes();
             let answer = match tests {
                 Some(tests) => {
@@ -172,7 +176,7 @@ impl Narrowing {
                 observer(&Progress { target, value, lower: bracket.lower, upper: bracket.upper, nodes: budget.nodes() });
             }
         };
-        self.run_tests(k, test, |nodes| estimate(&solver.rules, pos, nodes), report)
+        self.run_tests(k, test, |nodes| estimate(&solver.rules, pos, nodes, budget), report)
     }
 
     /// The loop of [`Narrowing::run`] on a board of `k` seeds, over `test` (the answer to "at

@@ -80,6 +80,9 @@ impl PageTables {
         });
         let (worker, probe, stop, delay) = (tables.clone(), plan.probe.clone(), plan.stop.clone(), plan.load_delay);
         let spawned = std::thread::Builder::new().name("dakon-page-tables".into()).spawn(move || {
+            // A build or a load (decoding, writing images) takes the cores the searches leave:
+            // a search's time limit then holds while the tables get ready.
+            yield_to_searches();
             if building {
                 worker.build(&probe, max_seeds, threads, stop);
             } else {
@@ -95,7 +98,6 @@ impl PageTables {
     }
 
     fn build(&self, probe: &ProbeArgs, max_seeds: u32, threads: usize, stop: Arc<AtomicBool>) {
-        yield_to_searches();
         // A restarted server then reads the images instead of decoding the tiers.
         match build_and_say(self.rules, probe, max_seeds, threads, stop, true, "dakon serve") {
             Ok((tables, _)) => {
@@ -197,7 +199,8 @@ impl Oracle<RuleSet> for PageTables {
 }
 
 /// Lowers the calling thread's priority (nice 10, unless it is lower already), and so that of
-/// the threads it starts, which inherit it: a build takes the cores the searches leave.
+/// the threads it starts, which inherit it: a build or a load takes the cores the searches
+/// leave.
 fn yield_to_searches() {
     #[cfg(target_os = "linux")]
     // SAFETY: plain system calls on the calling thread (Linux gives each thread its own nice
