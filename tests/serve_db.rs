@@ -113,6 +113,9 @@ fn a_database_answer_reads_no_table_and_the_page_board_is_prepared_at_start_up()
     assert_eq!(answer.json["moves"], solved["moves"]);
     let searched = second.analyse("2,0/0,1 0/0 0", &[]);
     assert_eq!(searched.status, 500, "a search of the board reads its damaged tables: {}", searched.json);
+    // The page board's tables load in the background, at a low priority: wait for their
+    // failure, which a busy machine may report after the requests above.
+    second.wait_for("the page board's tables to fail", std::time::Duration::from_secs(60), |s| s["tables"]["state"] == "failed");
     let stderr = String::from_utf8_lossy(&second.interrupt().stderr).to_string();
     assert!(stderr.contains("the 7-hole board's endgame tables could not be prepared") && stderr.contains("dakon-7-k2.dkt"), "{stderr}");
 }
