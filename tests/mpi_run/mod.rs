@@ -87,6 +87,29 @@ pub fn rank_cpu(mpirun: u32, rank: usize) -> Duration {
     Duration::from_millis(ticks.unwrap_or(0) * 10)
 }
 
+/// Kills rank `rank` of the job `child` (from [`spawn_mpirun`]) once its standard error holds
+/// `text` `times` times, then waits for the job: a point of progress the program itself says,
+/// which neither a loaded machine nor a slow start of MPI moves.
+// Each MPI test crate compiles this module; only some kill a rank at a line of its log.
+#[allow(dead_code)]
+pub fn kill_rank_when_said(mut child: Child, rank: usize, text: &str, times: usize) -> Output {
+    let said = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let mut pipe = child.stderr.take().expect("stderr piped");
+    let sink = said.clone();
+    let reader = std::thread::spawn(move || {
+        let mut chunk = [0u8; 4096];
+        while let Ok(n @ 1..) = pipe.read(&mut chunk) {
+            sink.lock().unwrap().extend_from_slice(&chunk[..n]);
+        }
+    });
+    let count = || String::from_utf8_lossy(&said.lock().unwrap()).matches(text).count();
+    child.stderr = None;
+    let mut out = kill_rank_when(child, rank, || count() >= times);
+    reader.join().unwrap();
+    out.stderr = std::mem::take(&mut *said.lock().unwrap());
+    out
+}
+
 /// How long `mpirun` may outlive every rank of its job before it is taken to be stuck. Open MPI
 /// 4.1.4's `mpirun` (Debian 12, PMIx 4.2.2) sometimes deadlocks in its own teardown after a rank
 /// was killed, every rank gone: its main thread waits in `PMIx_server_finalize` for the PMIx
@@ -108,7 +131,8 @@ pub fn wait_for_job(mut child: Child) -> Output {
         })
     };
     let stdout = read_all(Box::new(child.stdout.take().expect("stdout piped")));
-    let stderr = read_all(Box::new(child.stderr.take().expect("stderr piped")));
+    // None when the caller reads the standard error itself (see `kill_rank_when_said`).
+    let stderr = child.stderr.take().map(|pipe| read_all(Box::new(pipe)));
     let mut ranks_gone_since = None;
     let status = loop {
         if let Some(status) = child.try_wait().unwrap() {
@@ -123,10 +147,12 @@ pub fn wait_for_job(mut child: Child) -> Output {
         }
         std::thread::sleep(Duration::from_millis(100));
     };
-    Output { status, stdout: stdout.join().unwrap(), stderr: stderr.join().unwrap() }
+    Output { status, stdout: stdout.join().unwrap(), stderr: stderr.map_or_else(Vec::new, |s| s.join().unwrap()) }
 }
 
 /// An empty directory `test/name` of the tests' temporary directory.
+// Each MPI test crate compiles this module; not every one needs a directory.
+#[allow(dead_code)]
 pub fn scratch(test: &str, name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(test).join(name);
     let _ = std::fs::remove_dir_all(&dir);
