@@ -103,7 +103,6 @@ pub fn kill_rank_when_said(mut child: Child, rank: usize, text: &str, times: usi
         }
     });
     let count = || String::from_utf8_lossy(&said.lock().unwrap()).matches(text).count();
-    child.stderr = None;
     let mut out = kill_rank_when(child, rank, || count() >= times);
     reader.join().unwrap();
     out.stderr = std::mem::take(&mut *said.lock().unwrap());
