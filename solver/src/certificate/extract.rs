@@ -112,18 +112,21 @@ where
     if claim.lower > claim.upper {
         return Err(ExtractError::Bounds { lower: claim.lower, upper: claim.upper });
     }
-    let (mut tests, mut nodes, mut table_answers) = (0, 0, 0);
-    let mut extract_half = |name, owner: Player, wanted, turn| {
+    let extract_half = |name, owner: Player, wanted, turn| {
         let half = Half { owner, small_seeds: small_seeds as u32 };
         let mut chooser = Chooser::new(solver, limits, half, name, progress);
         let strategy = half_strategy(solver.rules(), &mut chooser, half, root, wanted, turn);
-        tests += chooser.tests;
-        nodes += chooser.nodes;
-        table_answers += chooser.table_answers;
-        strategy
+        (strategy, [chooser.tests, chooser.nodes, chooser.table_answers])
     };
-    let lower_half = extract_half("lower", root.mover(), claim.lower, turn)?;
-    let upper_half = extract_half("upper", root.mover().other(), -claim.upper, &[])?;
+    // The halves share nothing but the solver's table (whose tests run on the calling thread
+    // alone), so each gets a thread of its own.
+    let ((lower_half, lower_work), (upper_half, upper_work)) = std::thread::scope(|scope| {
+        let upper = scope.spawn(|| extract_half("upper", root.mover().other(), -claim.upper, &[]));
+        let lower = extract_half("lower", root.mover(), claim.lower, turn);
+        (lower, upper.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+    });
+    let (lower_half, upper_half) = (lower_half?, upper_half?);
+    let [tests, nodes, table_answers] = [0, 1, 2].map(|i| lower_work[i] + upper_work[i]);
     let certificate = Certificate { rules: solver.rules().name(), root: *root, claim, small_seeds, lower_half, upper_half };
     Ok(Extraction { certificate, tests, nodes, table_answers, elapsed: started.elapsed() })
 }
