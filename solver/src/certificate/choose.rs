@@ -65,6 +65,46 @@ impl<'a, R: Solvable<Position = Position>> Chooser<'a, R> {
         Chooser { solver, limits, half, name, choices: FxHashMap::default(), tests: 0, nodes: 0, table_answers: 0, progress }
     }
 
+    /// The solver the tests are asked of.
+    pub fn solver(&self) -> &'a Solver<R> {
+        self.solver
+    }
+
+    /// The half whose moves are chosen.
+    pub fn half(&self) -> Half {
+        self.half
+    }
+
+    /// A chooser of the same half for another thread: it starts from this one's choices and
+    /// counts its own work.
+    pub fn fork(&self) -> Self {
+        Chooser {
+            solver: self.solver,
+            limits: self.limits,
+            half: self.half,
+            name: self.name,
+            choices: self.choices.clone(),
+            tests: 0,
+            nodes: 0,
+            table_answers: 0,
+            progress: self.progress,
+        }
+    }
+
+    /// Takes `other`'s choices where this one has none for the board or one proven for a lower
+    /// need, and adds its work.
+    pub fn merge(&mut self, other: Chooser<'a, R>) {
+        for (board, choice) in other.choices {
+            let kept = self.choices.entry(board).or_insert(choice);
+            if choice.proven > kept.proven {
+                *kept = choice;
+            }
+        }
+        self.tests += other.tests;
+        self.nodes += other.nodes;
+        self.table_answers += other.table_answers;
+    }
+
     /// The move to follow at `position` (the owner to move) for a future gain of at least
     /// `need`, or `None` if the board's move is already proven for that need or more.
     ///

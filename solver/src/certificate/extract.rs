@@ -4,7 +4,8 @@ use std::time::{Duration, Instant};
 
 use super::choose::Chooser;
 use super::prune::used_entries;
-use super::walk::{walk, Half};
+use super::shared_walk::walk_shared;
+use super::walk::Half;
 use super::{Certificate, Claim, ExtractError, ExtractProgress, Strategy, MAX_SMALL_SEEDS};
 use crate::dakon::{Player, Position};
 use crate::search::{Limits, Solver};
@@ -30,6 +31,7 @@ pub struct Extraction {
 /// positions one move proven by a null-window test of `solver` to still meet the owner's need
 /// there, preferring moves that add the fewest positions to check, then a final pass keeping
 /// only the entries a check uses. Positions with at most `small_seeds` seeds get no entry.
+/// Each half's walk runs on as many threads as `solver` searches with.
 ///
 /// The solver's transposition table makes the tests cheap right after the solve that proved
 /// the claim; a half whose bound is the trivial one (the stores with every seed left lost)
@@ -112,21 +114,18 @@ where
     if claim.lower > claim.upper {
         return Err(ExtractError::Bounds { lower: claim.lower, upper: claim.upper });
     }
-    let extract_half = |name, owner: Player, wanted, turn| {
+    let (mut tests, mut nodes, mut table_answers) = (0, 0, 0);
+    let mut extract_half = |name, owner: Player, wanted, turn| {
         let half = Half { owner, small_seeds: small_seeds as u32 };
         let mut chooser = Chooser::new(solver, limits, half, name, progress);
         let strategy = half_strategy(solver.rules(), &mut chooser, half, root, wanted, turn);
-        (strategy, [chooser.tests, chooser.nodes, chooser.table_answers])
+        tests += chooser.tests;
+        nodes += chooser.nodes;
+        table_answers += chooser.table_answers;
+        strategy
     };
-    // The halves share nothing but the solver's table (whose tests run on the calling thread
-    // alone), so each gets a thread of its own.
-    let ((lower_half, lower_work), (upper_half, upper_work)) = std::thread::scope(|scope| {
-        let upper = scope.spawn(|| extract_half("upper", root.mover().other(), -claim.upper, &[]));
-        let lower = extract_half("lower", root.mover(), claim.lower, turn);
-        (lower, upper.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
-    });
-    let (lower_half, upper_half) = (lower_half?, upper_half?);
-    let [tests, nodes, table_answers] = [0, 1, 2].map(|i| lower_work[i] + upper_work[i]);
+    let lower_half = extract_half("lower", root.mover(), claim.lower, turn)?;
+    let upper_half = extract_half("upper", root.mover().other(), -claim.upper, &[])?;
     let certificate = Certificate { rules: solver.rules().name(), root: *root, claim, small_seeds, lower_half, upper_half };
     Ok(Extraction { certificate, tests, nodes, table_answers, elapsed: started.elapsed() })
 }
@@ -150,6 +149,6 @@ where
     if !chooser.follow_turn(root, need, turn) && !chooser.guarantees(root, need)? {
         return Err(chooser.not_proven(root, need));
     }
-    walk(rules, half, root, need, |position, need| chooser.at_owner(position, need))?;
+    walk_shared(chooser, root, need, chooser.solver().threads())?;
     Ok(used_entries(rules, half, root, need, &chooser.choices))
 }
