@@ -14,6 +14,7 @@
 
 use std::collections::HashSet;
 
+use crate::search::MixHashing;
 use crate::transposition_key::TranspositionKey;
 
 /// How much the turn search may spend.
@@ -74,7 +75,7 @@ pub struct TurnSearch {
 /// assert!(turn.lower > 0);
 /// ```
 pub fn best_turn<R: TranspositionKey>(rules: &R, pos: &R::Position, limits: TurnLimits) -> TurnSearch {
-    let mut walk = Walk { rules, limits, seen: HashSet::new(), path: Vec::new(), best: None, nodes: 0, stopped: false };
+    let mut walk = Walk { rules, limits, seen: HashSet::default(), path: Vec::new(), best: None, nodes: 0, stopped: false };
     walk.visit(pos, 0);
     let complete = !walk.stopped || walk.goal_reached();
     TurnSearch { best: walk.best, nodes: walk.nodes, complete }
@@ -85,8 +86,10 @@ struct Walk<'a, R: TranspositionKey> {
     rules: &'a R,
     limits: TurnLimits,
     /// Positions met within the turn, with the gain collected on the way there: from the same
-    /// pair the rest of the turn can do nothing new.
-    seen: HashSet<(R::Key, i32)>,
+    /// pair the rest of the turn can do nothing new. Hashed with the solver's own mixing:
+    /// SipHash's guard against chosen keys is needless for boards the solver makes itself, and
+    /// costly in a search run for every move `best` values.
+    seen: HashSet<(R::Key, i32), MixHashing>,
     path: Vec<u8>,
     best: Option<Turn>,
     nodes: u64,

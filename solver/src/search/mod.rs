@@ -80,6 +80,7 @@ use ordering::Children;
 pub use parallel::Width;
 use parallel::{null_window_with, Busy, Helpers};
 use pv::principal_variation;
+pub(crate) use tt::MixHashing;
 use tt::Table;
 
 /// Most moves the turn search of [`Solver::turn_bound`] plays: milliseconds. The hard atlas

@@ -48,8 +48,8 @@ use crate::tier_layout::TierLayout;
 use crate::transposition_key::TranspositionKey;
 use code::ShortCode;
 use compact::Compact;
-pub(crate) use wide::hash;
 use wide::Wide;
+pub(crate) use wide::{hash, MixHashing};
 
 /// What the table knows about one board: proven bounds of its future gain and the move that
 /// proved the lower bound.
