@@ -248,33 +248,74 @@ fn a_damaged_or_foreign_checkpoint_is_refused_with_its_file_and_why() {
     assert_eq!(checkpoint_files(&dir), Vec::<String>::new(), "checkpoints left behind");
 }
 
+/// A copy of the one-process build in `from` without its top tier `top` (its table and
+/// memory image), so that a build of `dir` reads the lower tiers and only checks and builds
+/// the top one.
+fn without_top_tier(from: &Path, top: &str, dir: &Path) {
+    std::fs::create_dir_all(dir).unwrap();
+    for (name, bytes) in files(from).into_iter().filter(|(name, _)| !name.starts_with(top)) {
+        std::fs::write(dir.join(name), bytes).unwrap();
+    }
+}
+
+/// The MiB a refused build's message says it needs: the number after `needs about `.
+fn needed_mib(message: &str) -> u64 {
+    let after = message.split("needs about ").nth(1).unwrap_or_else(|| panic!("no estimate in: {message}"));
+    after.split(' ').next().unwrap().parse().unwrap_or_else(|_| panic!("no estimate in: {message}"))
+}
+
+/// `args` with `--memory-mb mib`, owned.
+fn capped(args: Vec<&str>, mib: u64) -> Vec<String> {
+    args.into_iter().map(String::from).chain(["--memory-mb".into(), mib.to_string()]).collect()
+}
+
+fn strs(args: &[String]) -> Vec<&str> {
+    args.iter().map(String::as_str).collect()
+}
+
 #[test]
 fn a_budget_one_process_refuses_four_ranks_keep() {
-    // Large enough that the tiers, not the program, weigh most in one process.
-    let (rules, holes, max_seeds) = ("kalah", "6", "17");
-    let alone = scratch("budget-alone");
+    // Large enough that the tiers, not the program, weigh most in one process. The lower
+    // tiers come from one build, so each capped run checks, and builds, only tier 17; the
+    // budget comes from the estimates that tier gets, and the ranks' measured peaks must keep
+    // it.
+    let (rules, holes, max_seeds, top) = ("kalah", "6", "17", "kalah-6-k17.");
+    let alone = scratch("budget-reference");
     assert!(dakon(&build_args(rules, holes, max_seeds, &alone)).status.success());
-    let free = scratch("budget-np4-free");
-    let out = mpirun(4, &build_args(rules, holes, max_seeds, &free));
-    assert!(out.status.success(), "{}", stderr(&out));
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let peak_mib = report["exchange"]["max_peak_rss_bytes"].as_u64().unwrap() >> 20;
-    // Room for a rank's estimate beside its measured peak: the one process needs far more.
-    let budget = (peak_mib + 8).to_string();
-    let capped = |dir: &Path| {
-        let mut args = build_args(rules, holes, max_seeds, dir);
-        args.extend(["--memory-mb", &budget]);
-        args.into_iter().map(String::from).collect::<Vec<_>>()
+    let lower = |name: &str| {
+        let dir = scratch(name);
+        without_top_tier(&alone, top, &dir);
+        dir
     };
-    let one = scratch("budget-np1");
-    let args = capped(&one);
-    let out = dakon(&args.iter().map(String::as_str).collect::<Vec<_>>());
+
+    let probe = lower("budget-probe-np1");
+    let out = dakon(&strs(&capped(build_args(rules, holes, max_seeds, &probe), 1)));
+    assert!(!out.status.success(), "one process kept --memory-mb 1");
+    let one_process = needed_mib(&stderr(&out));
+    let probe = lower("budget-probe-np4");
+    let out = mpirun(4, &strs(&capped(build_args(rules, holes, max_seeds, &probe), 1)));
+    assert!(!out.status.success(), "four ranks kept --memory-mb 1");
+    assert!(stderr(&out).contains("each of 4 ranks needs about"), "{}", stderr(&out));
+    let a_rank = needed_mib(&stderr(&out));
+    assert!(a_rank < one_process, "a rank of four needs {a_rank} MiB, one process {one_process}");
+    // Just under one process's estimate (which a run's resident memory moves by well under a
+    // MiB), and so as far above the ranks' estimate as the test can afford.
+    let budget = one_process - 2;
+
+    let one = lower("budget-capped-np1");
+    let out = dakon(&strs(&capped(build_args(rules, holes, max_seeds, &one), budget)));
     assert!(!out.status.success(), "one process kept --memory-mb {budget}");
     let message = stderr(&out);
     assert!(message.contains(&format!("over --memory-mb {budget}")) && message.contains("mpirun -np"), "{message}");
-    let four = scratch("budget-np4");
-    let args = capped(&four);
-    let out = mpirun(4, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(!one.join(format!("{top}dkt")).exists(), "one process wrote the tier it refused");
+
+    let four = lower("budget-capped-np4");
+    let out = mpirun(4, &strs(&capped(build_args(rules, holes, max_seeds, &four), budget)));
     assert!(out.status.success(), "four ranks refused --memory-mb {budget}: {}", stderr(&out));
     assert!(tier_files(&four) == tier_files(&alone), "the files of the capped build differ from one process's");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let peak_mib = report["exchange"]["max_peak_rss_bytes"].as_u64().unwrap() >> 20;
+    assert!(peak_mib <= budget, "a rank's peak, {peak_mib} MiB, passed --memory-mb {budget}");
+    // Nor is the ranks' estimate far above what they hold.
+    assert!(a_rank <= peak_mib + 8, "a rank was estimated at {a_rank} MiB and peaked at {peak_mib}");
 }

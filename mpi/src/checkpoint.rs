@@ -12,7 +12,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use dakon_solver::atomic_file::write_atomically;
-use dakon_solver::tables::format::checksum;
+use dakon_solver::tables::format::{checksum, PartsChecksum};
 use dakon_solver::tables::{TableError, TierShard};
 use dakon_solver::tier_layout::TierLayout;
 use mpi::datatype::PartitionMut;
@@ -25,6 +25,10 @@ use crate::shard_file::agree;
 
 /// The first bytes of a rank's checkpoint file.
 const MAGIC: &[u8; 8] = b"DAKONCK1";
+
+/// The slots a checkpoint converts to bytes at a time: a copy of the whole shard would add
+/// two bytes a position to the rank's peak memory.
+const SLOTS_A_PART: usize = 1 << 18;
 
 /// The checkpoints of one tier being built by this rank.
 pub(crate) struct Checkpoints<'a> {
@@ -60,9 +64,14 @@ impl<'a> Checkpoints<'a> {
         let header = self.header(level, shard.slots().len());
         let written = write_atomically(&path, |file| {
             file.write_all(&header)?;
-            let bytes: Vec<u8> = shard.slots().iter().flat_map(|s| s.to_le_bytes()).collect();
-            file.write_all(&checksum(&bytes).to_le_bytes())?;
-            file.write_all(&bytes)
+            let mut sum = PartsChecksum::new();
+            let mut part = Vec::with_capacity(2 * SLOTS_A_PART);
+            for_each_part(shard.slots(), &mut part, |bytes| {
+                sum.update(bytes);
+                Ok(())
+            })?;
+            file.write_all(&sum.value().to_le_bytes())?;
+            for_each_part(shard.slots(), &mut part, |bytes| file.write_all(bytes))
         })
         .map_err(|f| ("write", f.source));
         agree(cluster, &path, written)?;
@@ -219,6 +228,17 @@ fn failures(cluster: &Cluster, step: Result<(), String>) -> Option<Vec<String>> 
             .map(|(&l, &at)| String::from_utf8_lossy(&all[at as usize..(at + l) as usize]).into_owned())
             .collect(),
     )
+}
+
+/// Calls `f` with `slots` as little-endian bytes, [`SLOTS_A_PART`] slots at a time, converted
+/// into `part`.
+fn for_each_part(slots: &[u16], part: &mut Vec<u8>, mut f: impl FnMut(&[u8]) -> std::io::Result<()>) -> std::io::Result<()> {
+    for chunk in slots.chunks(SLOTS_A_PART) {
+        part.clear();
+        part.extend(chunk.iter().flat_map(|s| s.to_le_bytes()));
+        f(part)?;
+    }
+    Ok(())
 }
 
 fn with_suffix(path: &Path, suffix: &str) -> PathBuf {

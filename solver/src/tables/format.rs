@@ -14,7 +14,7 @@
 //! block by block ([`block_digest`]).
 
 use serde::{Deserialize, Serialize};
-use xxhash_rust::xxh3::xxh3_64;
+use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 
 use bincode::Options;
 
@@ -85,6 +85,31 @@ pub fn checksum(values: &[u8]) -> u64 {
     xxh3_64(values)
 }
 
+/// [`checksum`] of bytes given a part at a time: that of the parts one after the other, for
+/// data too large to copy whole into one buffer first.
+pub struct PartsChecksum(Xxh3);
+
+impl PartsChecksum {
+    pub fn new() -> Self {
+        PartsChecksum(Xxh3::new())
+    }
+
+    pub fn update(&mut self, part: &[u8]) {
+        self.0.update(part);
+    }
+
+    /// The checksum of every part so far.
+    pub fn value(&self) -> u64 {
+        self.0.digest()
+    }
+}
+
+impl Default for PartsChecksum {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 /// The values checksum of a version 2 file: XXH3-64 of the [`checksum`]s of its blocks'
 /// values, each as 8 bytes little endian, in block order (so blocks are checked in parallel).
 pub fn block_digest(block_checksums: &[u64]) -> u64 {
@@ -130,4 +155,20 @@ pub(crate) fn decompress_block(frame: &[u8], len: usize) -> Result<Vec<u8>, Stri
         return Err(format!("block holds {} values, expected {len}", values.len()));
     }
     Ok(values)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_checksum_given_in_parts_is_that_of_the_whole() {
+        let bytes: Vec<u8> = (0..100_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+        let mut sum = PartsChecksum::new();
+        for part in bytes.chunks(4_099) {
+            sum.update(part);
+        }
+        assert_eq!(sum.value(), checksum(&bytes));
+        assert_ne!(PartsChecksum::new().value(), checksum(&bytes));
+    }
 }
