@@ -9,6 +9,7 @@ use clap::Args;
 use dakon_solver::rules::Rules;
 use dakon_solver::ruleset::RuleSet;
 use dakon_solver::search::{Config, Limits, Solver};
+use dakon_solver::tables::budget::{peak_resident_bytes, resident_bytes};
 use dakon_solver::tables::{build_and_load, BuildOptions, BuildReport, TableSet};
 
 use crate::cli_error::CliError;
@@ -94,10 +95,21 @@ pub fn solver_for(rules: RuleSet, search: &SearchArgs, probe: &ProbeArgs) -> Res
     Ok((Solver::new(rules, search.config(), oracle), tables))
 }
 
+/// This process's memory once `--build-tables` has built its tables, before the search's
+/// transposition table exists: a caller that fits the whole run in a memory budget adds the
+/// transposition table to `resident_bytes`, and `peak_bytes` (the build's own peak) must fit too.
+#[derive(Clone, Copy, Debug)]
+pub struct MemoryAfterBuild {
+    /// Resident memory now (`VmRSS`; 0 where the system does not say).
+    pub resident_bytes: u64,
+    /// Peak resident memory so far, the build's working memory included (`VmHWM`).
+    pub peak_bytes: u64,
+}
+
 /// [`solver_for`] with the endgame tables of tiers `0..=max_seeds` built first where missing
 /// (on `search`'s threads, into `probe`'s directory) and handed to the search as built, with no
 /// decoding of the files just written; says on stderr what the build did, and returns its
-/// report too.
+/// report and the memory then in use too.
 ///
 /// # Errors
 /// [`CliError::Failure`] if the tables cannot be built or a present one is damaged, or Ctrl-C
@@ -107,11 +119,12 @@ pub fn solver_with_built_tables(
     search: &SearchArgs,
     probe: &ProbeArgs,
     max_seeds: u32,
-) -> Result<(Solver<RuleSet>, BuildReport), CliError> {
+) -> Result<(Solver<RuleSet>, BuildReport, MemoryAfterBuild), CliError> {
     let config = search.config();
     // The solve searches with the tiers as built: images would only add writing to its time.
     let (tables, report) = build_and_say(rules, probe, max_seeds, config.threads, interrupt_flag(), false, "dakon")?;
-    Ok((Solver::new(rules, config, Some(std::sync::Arc::new(tables))), report))
+    let memory = MemoryAfterBuild { resident_bytes: resident_bytes(), peak_bytes: peak_resident_bytes() };
+    Ok((Solver::new(rules, config, Some(std::sync::Arc::new(tables))), report, memory))
 }
 
 /// Builds the endgame tables of tiers `0..=max_seeds` of `rules` where missing from `probe`'s

@@ -90,6 +90,10 @@ fn solve_builds_its_tables_and_searches_with_them() {
     assert_eq!((solved["tables"].clone(), solved["tables_built"]["tiers"].clone()), (true.into(), 9.into()));
     assert_eq!(solved["tables_built"]["positions"], 12870); // C(16, 8): boards of 0..=8 seeds over 8 holes
     assert!(stderr(&built).contains("tiers 0..=8: 12870 positions built"), "{}", stderr(&built));
+    // The memory once built, for a caller fitting the run in a budget: resident within the peak.
+    let memory = &solved["tables_built"];
+    let (resident, peak) = (memory["resident_bytes_after"].as_u64().unwrap(), memory["peak_bytes_by_then"].as_u64().unwrap());
+    assert!(!cfg!(target_os = "linux") || (0 < resident && resident <= peak), "{resident} {peak}");
     let searched = dakon(reference.path(), &[&args[..], &["--no-tables"]].concat());
     assert_eq!(solved["value"], serde_json::from_str::<serde_json::Value>(&stdout(&searched)).unwrap()["value"]);
     // The files are the build's, and a second run reads them instead of building.

@@ -18,7 +18,7 @@ use crate::distributed_solve::{self, Shared};
 use crate::line::absolute_line;
 use crate::position_arg::PositionArgs;
 use crate::results_db::{solve_kept, Bounds, Proof, Proved, ResultsDb};
-use crate::search_args::{solver_for, solver_with_built_tables, SearchArgs};
+use crate::search_args::{solver_for, solver_with_built_tables, MemoryAfterBuild, SearchArgs};
 use crate::spinner::Spinner;
 use crate::tables_arg::ProbeArgs;
 
@@ -117,8 +117,8 @@ pub fn run(args: Args, cluster: Option<&Cluster>) -> Result<(), CliError> {
             return Err(CliError::Input(format!("--build-tables {max_seeds}: tables hold at most {} seeds", i8::MAX)))
         }
         Some(max_seeds) => {
-            let (solver, report) = solver_with_built_tables(rules, &search, &args.probe, max_seeds)?;
-            (solver, true, Some(report))
+            let (solver, report, memory) = solver_with_built_tables(rules, &search, &args.probe, max_seeds)?;
+            (solver, true, Some((report, memory)))
         }
         None => {
             let (solver, tables) = match cluster {
@@ -204,15 +204,16 @@ fn print_solution(
     position: &Position,
     solution: &Solution,
     tables: bool,
-    built: Option<&BuildReport>,
+    built: Option<&(BuildReport, MemoryAfterBuild)>,
     shared: Option<&Shared>,
     written: Option<&Written>,
 ) {
     if args.json {
         let mut json = json(rules, position, solution, tables);
-        if let Some(built) = built {
+        if let Some((built, memory)) = built {
             json["tables_built"] = serde_json::json!({
                 "tiers": built.tiers.len(), "positions": built.built_entries(), "seconds": built.built_time().as_secs_f64(),
+                "resident_bytes_after": memory.resident_bytes, "peak_bytes_by_then": memory.peak_bytes,
             });
         }
         json["certificate"] = written.map_or(serde_json::Value::Null, Written::json);
