@@ -694,3 +694,96 @@ async fn a_game_is_reviewed_on_the_page_with_its_costs_marks_and_best_lines_and_
         .await;
     client.close().await.unwrap();
 }
+
+/// The first player's value of the `holes` x `seeds` start under `rules`, from the committed,
+/// certified atlas (`atlas/atlas.jsonl` for the default, `atlas/variants/<options>/` for a
+/// variant), as the page writes it.
+fn atlas_value_text(rules: &str, holes: u64, seeds: u64) -> String {
+    let file = match rules.strip_prefix("dakon:") {
+        None => PathBuf::from("atlas/atlas.jsonl"),
+        Some(options) => Path::new("atlas/variants").join(options).join("atlas.jsonl"),
+    };
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(&file)).unwrap();
+    let row = text
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).unwrap())
+        .find(|row| row["holes"] == holes && row["seeds"] == seeds)
+        .unwrap_or_else(|| panic!("{} has no {holes} x {seeds}", file.display()));
+    assert_eq!(row["rules"], rules, "{}", file.display());
+    let value = row["value"].as_i64().expect("an exact value");
+    match value {
+        0 => "Value for player 0: 0, a draw".to_string(),
+        v if v > 0 => format!("Value for player 0: +{v}, a win by {v}"),
+        v => format!("Value for player 0: −{}, a loss by {}", -v, -v),
+    }
+}
+
+/// Starts a game of `holes` x `seeds` under `rules` from the New game form.
+async fn new_game(client: &Client, holes: &str, seeds: &str, rules: &str) {
+    client.find(Locator::Css("#holes")).await.unwrap().select_by_value(holes).await.unwrap();
+    let seeds_input = client.find(Locator::Css("#seeds")).await.unwrap();
+    seeds_input.clear().await.unwrap();
+    seeds_input.send_keys(seeds).await.unwrap();
+    client.find(Locator::Css("#rules")).await.unwrap().select_by_value(rules).await.unwrap();
+    client.find(Locator::Css("#new-game button")).await.unwrap().click().await.unwrap();
+}
+
+/// 2 x 3 tells the variants apart at once: lifting hole 3 at the start relays into a lap of
+/// five seeds, which `skip-origin` sows past its own hole, and the start is worth 0 under
+/// `skip-origin` against +12 by default.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_variant_chosen_in_the_new_game_form_rules_the_moves_and_the_values() {
+    use dakon_solver::dakon::{DakonOptions, Position};
+    let server = Server::start(&["--threads", "2"]);
+    let browser = open_browser().await;
+    let client = browser.client.clone();
+    client.goto(&server.url).await.unwrap();
+    wait_until(&client, "the values of the start", SOLVED).await;
+
+    // The menu offers every Dakon rule set, the server's own marked as the default.
+    assert_eq!(eval(&client, "return document.querySelector('#rules-label').hidden").await, Value::Bool(false));
+    let offered = eval(&client, "return [...document.querySelectorAll('#rules option')].map(o => o.value)").await;
+    let offered: Vec<&str> = offered.as_array().unwrap().iter().map(|o| o.as_str().unwrap()).collect();
+    let every: Vec<&str> = DakonOptions::ALL.iter().map(|o| o.rules_name()).collect();
+    assert_eq!(offered.len(), every.len(), "{offered:?}");
+    assert!(every.iter().all(|name| offered.contains(name)), "{offered:?}");
+    let default = eval(&client, "return document.querySelector('#rules option[value=\"dakon\"]').textContent").await;
+    assert_eq!(default, "dakon (default)");
+
+    // A new 2 x 3 game under skip-origin: its value is the variant's.
+    new_game(&client, "2", "3", "dakon:skip-origin").await;
+    wait_until(&client, "the 2 x 3 start", "return document.querySelector('#position-output').value === '3,3/3,3 0/0 0'").await;
+    wait_until(&client, "its values", SOLVED).await;
+    let value = text_of(&client, "#value").await;
+    assert!(value.starts_with(&atlas_value_text("dakon:skip-origin", 2, 3)), "{value}");
+    assert!(!value.starts_with(&atlas_value_text("dakon", 2, 3)), "{value}");
+
+    // Hole 3 played on the board: the position is the variant's, not the default's.
+    let start = Position::start(2, 3).unwrap();
+    let (by_variant, _) = start.play_hole_with(3, DakonOptions::SKIP_ORIGIN).unwrap();
+    let (by_default, _) = start.play_hole(3).unwrap();
+    assert_ne!(by_variant, by_default, "the move tells the rules apart");
+    client.find(Locator::Css(&hole(3))).await.unwrap().click().await.unwrap();
+    wait_until(
+        &client,
+        "the move under skip-origin",
+        &format!("return document.querySelector('#position-output').value === '{by_variant}'"),
+    )
+    .await;
+    wait_until(&client, "the values after it", SOLVED).await;
+    let link = client.find(Locator::Css("#link")).await.unwrap().prop("href").await.unwrap().unwrap();
+    assert!(link.contains("rules=dakon%3Askip-origin"), "the link keeps the rules: {link}");
+
+    // Back to the default rules from the menu: the default's value and move again.
+    new_game(&client, "2", "3", "dakon").await;
+    wait_until(
+        &client,
+        "the default's value",
+        &format!("return document.querySelector('#value').textContent.startsWith('{}')", atlas_value_text("dakon", 2, 3)),
+    )
+    .await;
+    client.find(Locator::Css(&hole(3))).await.unwrap().click().await.unwrap();
+    wait_until(&client, "the move by default", &format!("return document.querySelector('#position-output').value === '{by_default}'"))
+        .await;
+    client.close().await.unwrap();
+}
