@@ -2,8 +2,8 @@
 //! back and checked by the independent checker, and reported as text or JSON.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 use dakon_solver::certificate::{default_small_seeds, extract_with_turn, Claim, ExtractError, ExtractProgress, Extraction};
@@ -268,11 +268,12 @@ fn watched<F>(spinner: &Spinner, path: &Path, entry_bytes: u64, progress: &Extra
 where
     F: FnOnce() -> Result<Extraction, ExtractError> + Send,
 {
-    let done = AtomicBool::new(false);
+    // The watcher waits on a channel, not a sleep, so that a quick extraction is not kept
+    // waiting for the watcher's next wake-up.
+    let (done, wait) = mpsc::channel::<()>();
     std::thread::scope(|scope| {
-        scope.spawn(|| {
-            while !done.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(500));
+        scope.spawn(move || {
+            while let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(Duration::from_millis(500)) {
                 spinner.set_message(&format!(
                     "writing the certificate {}: {} positions walked, {} entries chosen (about {} MB before compression), {} tests searched",
                     path.display(),
@@ -284,7 +285,7 @@ where
             }
         });
         let extraction = extract();
-        done.store(true, Ordering::Relaxed);
+        drop(done);
         extraction
     })
 }

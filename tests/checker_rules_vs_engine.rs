@@ -5,8 +5,7 @@
 //! both must agree on the legal moves, on the position after every move (holes, stores, who
 //! moves), on the end of the game and on its final stores.
 
-#[path = "../solver/tests/reference/mod.rs"]
-mod reference;
+use crate::reference;
 
 use dakon_check::rules::{Position as CheckerPosition, Rules as CheckerRules};
 use dakon_solver::dakon::{Player, Position};

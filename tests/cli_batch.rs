@@ -2,8 +2,7 @@
 //! independent rules reference, error records,
 //! resume after a kill, the same answers with 1 and 2 threads.
 
-#[allow(dead_code, unused_imports)]
-mod memo_minimax;
+use crate::memo_minimax;
 
 use std::io::Write;
 use std::path::Path;

@@ -3,8 +3,7 @@
 //! passes the checker, a killed run resumes without losing a record, and damaged or foreign
 //! campaign files are refused.
 
-#[allow(dead_code, unused_imports)]
-mod memo_minimax;
+use crate::memo_minimax;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

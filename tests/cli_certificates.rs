@@ -1,7 +1,7 @@
 //! Certificates as a user makes and checks them: `solve --certificate`, `verify
 //! --certificates`, `dakon check`, their JSON, exit statuses and bad input.
 
-mod run_dakon;
+use crate::run_dakon;
 
 use std::path::Path;
 

@@ -3,8 +3,7 @@
 //! rules (`solver/tests/reference`), and bad input must exit with status 2 and a message that
 //! names the problem, never a panic.
 
-#[path = "../solver/tests/reference/mod.rs"]
-mod reference;
+use crate::reference;
 
 use std::process::{Command, Output};
 

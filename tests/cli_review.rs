@@ -2,7 +2,7 @@
 //! of the same position, each cost against the values, the second review comes from the
 //! results database, and a malformed record is refused with the line and move at fault.
 
-mod run_dakon;
+use crate::run_dakon;
 
 use std::io::Write;
 use std::process::{Command, Stdio};

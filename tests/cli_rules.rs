@@ -3,8 +3,7 @@
 //! more, checked against the independent references (`solver/tests/reference`) and a memoized
 //! minimax on them, never against the engine.
 
-#[allow(dead_code, unused_imports)]
-mod memo_minimax;
+use crate::memo_minimax;
 
 use memo_minimax::{dakon, format, json_lines, random_positions, Board, Kalah, Minimax, RefRules};
 use serde_json::Value;

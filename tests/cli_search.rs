@@ -1,7 +1,7 @@
 //! `dakon solve` and `dakon best` as a user runs them: JSON fields, values checked by replaying
 //! the principal variation, limits, finished games and bad input.
 
-mod run_dakon;
+use crate::run_dakon;
 
 use dakon_solver::dakon::Position;
 use run_dakon::{dakon, json};

@@ -2,8 +2,7 @@
 //! variant carried into batch records, certificates (checked by `dakon check`), the results
 //! database and table files, and tables of one variant refused for another.
 
-#[allow(dead_code)]
-mod run_dakon;
+use crate::run_dakon;
 
 use run_dakon::{dakon, json};
 

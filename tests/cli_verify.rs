@@ -3,8 +3,7 @@
 //! replayed with the rules engine, the opening-turn proofs on the traditional boards, reports
 //! and bad options.
 
-#[allow(dead_code, unused_imports)]
-mod memo_minimax;
+use crate::memo_minimax;
 
 use memo_minimax::{dakon, json_lines, no_tables, Board, Minimax, RefRules};
 use serde_json::Value;

@@ -3,10 +3,8 @@
 //! Needs `--features mpi` and Open MPI's `mpirun` (`.ci/run` installs it).
 #![cfg(feature = "mpi")]
 
-#[allow(dead_code, unused_imports)]
-mod memo_minimax;
-#[allow(dead_code)]
-mod mpi_run;
+use crate::memo_minimax;
+use crate::mpi_run;
 
 use std::path::{Path, PathBuf};
 

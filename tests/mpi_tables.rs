@@ -5,7 +5,7 @@
 //! Needs `--features mpi` and Open MPI's `mpirun` (`.ci/run` installs it).
 #![cfg(feature = "mpi")]
 
-mod mpi_run;
+use crate::mpi_run;
 
 use std::path::{Path, PathBuf};
 

@@ -4,8 +4,7 @@
 //! Needs `--features mpi` and Open MPI's `mpirun` (`.ci/run` installs it).
 #![cfg(feature = "mpi")]
 
-#[allow(dead_code)]
-mod mpi_run;
+use crate::mpi_run;
 
 use std::path::{Path, PathBuf};
 

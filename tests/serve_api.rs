@@ -2,11 +2,9 @@
 //! `dakon best --json`, moves as `dakon play --json`, every kind of bad input refused with its
 //! message, time limits clamped, answers cached, and no input that breaks the server.
 
-#[allow(dead_code, unused_imports)]
-mod memo_minimax;
+use crate::memo_minimax;
 // Each test file uses part of the shared helpers.
-#[allow(dead_code)]
-mod server;
+use crate::server;
 
 use memo_minimax::Minimax;
 use rand::{Rng, SeedableRng};

@@ -6,8 +6,7 @@
 //! test fails and says how to install them.
 
 // Each test file uses part of the shared helpers.
-#[allow(dead_code)]
-mod server;
+use crate::server;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};

@@ -4,8 +4,7 @@
 //! holding every answer it gave, and `dakon db` shows and exports it.
 
 // Each test file uses part of the shared helpers.
-#[allow(dead_code)]
-mod server;
+use crate::server;
 
 use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};

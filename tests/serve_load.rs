@@ -3,8 +3,7 @@
 //! up stopping its search, and identical requests sharing one search.
 
 // Each test file uses part of the shared helpers.
-#[allow(dead_code)]
-mod server;
+use crate::server;
 
 use std::io::Write;
 use std::net::TcpStream;

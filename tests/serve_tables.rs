@@ -3,8 +3,7 @@
 //! time limit while they load or build, and `/api/status` says how far they are.
 
 // Each test file uses part of the shared helpers.
-#[allow(dead_code)]
-mod server;
+use crate::server;
 
 use std::time::{Duration, Instant};
 

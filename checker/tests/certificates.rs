@@ -2,7 +2,7 @@
 //! set: they hold, and every kind of tampering is refused with the right exit status and a
 //! message that says what and where.
 
-mod common;
+use crate::common;
 
 use common::{checked, exact_certificate, frame, parse, rechecksummed, section, start, with_checksum, Draft, Solver};
 use dakon_check::rules::{Position, Rules};

@@ -1,6 +1,6 @@
 //! The command line: what it prints for each file, and its exit statuses.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -2,7 +2,7 @@
 //! truncations and flips of valid certificates (with and without a repaired checksum, so that
 //! the deeper checks are reached too), and random headers and strategies.
 
-mod common;
+use crate::common;
 
 use common::{exact_certificate, rechecksummed, start, Draft, Solver};
 use dakon_check::rules::Rules;

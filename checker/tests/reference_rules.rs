@@ -6,7 +6,7 @@
 //! explicit list of the mover's pits, and ends a `dakon` game literally as the text says (the
 //! other player takes every seed left) rather than side by side.
 
-mod common;
+use crate::common;
 
 use dakon_check::rules::{DakonOptions, Position, Rules};
 use rand::rngs::StdRng;

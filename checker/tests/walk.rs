@@ -3,7 +3,7 @@
 //! first failures and the same visit counts; an illegal entry beyond the threshold does not
 //! count; claims are not range-limited; the checked bounds are never more than the claim.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 

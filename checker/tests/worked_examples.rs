@@ -1,6 +1,6 @@
 //! Worked examples of the rules, as a table: position, hole, position after.
 
-mod common;
+use crate::common;
 
 use common::parse;
 use dakon_check::rules::{DakonOptions, Position, Rules};

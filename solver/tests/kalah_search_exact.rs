@@ -3,8 +3,8 @@
 //! with the minimax on small starts, random positions, threads and table sizes is tested with
 //! every rule set's in `search_exact.rs`.)
 
-mod minimax;
-mod random;
+use crate::minimax;
+use crate::random;
 
 use dakon_solver::dakon::Position;
 use dakon_solver::kalah::{CaptureRule, Kalah};

@@ -2,7 +2,7 @@
 //! for every rule set: openings of every size, random mid-game positions, and the counts
 //! stored in `tests/data/perft.txt` (made with the references; each line names its rules).
 
-mod reference;
+use crate::reference;
 
 use dakon_solver::dakon::Position;
 use dakon_solver::perft::perft;
@@ -183,7 +183,7 @@ fn data_file_quick_lines() {
 }
 
 /// Every line of the data file (a few minutes):
-/// `cargo test --release -p dakon-solver --test perft -- --ignored data_file_all_lines`.
+/// `cargo test --release -p dakon-solver --test all -- --ignored data_file_all_lines`.
 #[test]
 #[ignore]
 fn data_file_all_lines() {
@@ -234,7 +234,7 @@ fn variants_agree_with_the_data_file() {
 }
 
 /// Writes the Dakon variants' lines of the data file with the reference:
-/// `cargo test --release -p dakon-solver --test perft -- --ignored --nocapture print_variant_perft_data | grep ' ; '`.
+/// `cargo test --release -p dakon-solver --test all -- --ignored --nocapture print_variant_perft_data | grep ' ; '`.
 #[test]
 #[ignore]
 fn print_variant_perft_data() {
@@ -249,7 +249,7 @@ fn print_variant_perft_data() {
 }
 
 /// Writes the data file's lines with the reference implementations:
-/// `cargo test --release -p dakon-solver --test perft -- --ignored --nocapture print_perft_data | grep ' ; '`.
+/// `cargo test --release -p dakon-solver --test all -- --ignored --nocapture print_perft_data | grep ' ; '`.
 #[test]
 #[ignore]
 fn print_perft_data() {

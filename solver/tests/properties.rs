@@ -2,7 +2,7 @@
 //! the perfect index is a bijection, moves conserve seeds and gain no more than the board
 //! holds, and the two players are mirror images of each other.
 
-mod reference;
+use crate::reference;
 
 use dakon_solver::tier_layout::TierLayout;
 use std::collections::HashSet;

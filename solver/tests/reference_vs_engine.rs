@@ -6,7 +6,7 @@
 //! random number generators are seeded, so a failure reproduces; its message names the rules,
 //! the position and the move.
 
-mod reference;
+use crate::reference;
 
 use dakon_solver::dakon::{CaptureKind, MoveError, Player, Position};
 use dakon_solver::rules::Rules;

@@ -17,8 +17,8 @@ use rand_chacha::ChaCha8Rng;
 use minimax::Minimax;
 use random::random_position;
 
-mod minimax;
-mod random;
+use crate::minimax;
+use crate::random;
 
 /// The memoized minimax of `holes` holes per row.
 fn minimax_of(holes: usize) -> Minimax<Dakon> {

@@ -1,7 +1,7 @@
 //! `Position::start` with absurd seed counts must refuse them and say how many seeds that
 //! would be.
 
-mod reference;
+use crate::reference;
 
 use dakon_solver::dakon::{Position, PositionError};
 use reference::{notation, Board};

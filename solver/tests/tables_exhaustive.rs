@@ -1,7 +1,7 @@
 //! Built tiers agree, position by position, with the plain memoized minimax, under every rule
 //! set; and each rule set's tier order is what the builder needs.
 
-mod minimax;
+use crate::minimax;
 
 use dakon_solver::build_schedule::BuildSchedule;
 use dakon_solver::dakon::Player;

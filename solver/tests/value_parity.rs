@@ -3,7 +3,7 @@
 //! with the plain memoized minimax on every position of the whole game tree of small starts,
 //! under every rule set.
 
-mod minimax;
+use crate::minimax;
 
 use dakon_solver::dakon::Position;
 use dakon_solver::rules::{parity_ceil, parity_floor, Rules};

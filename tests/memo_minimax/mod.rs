@@ -5,11 +5,8 @@
 use std::collections::HashMap;
 use std::process::Output;
 
-#[path = "../../solver/tests/reference/mod.rs"]
-pub mod reference;
-#[allow(dead_code)]
-#[path = "../run_dakon/mod.rs"]
-mod run_dakon;
+pub(crate) use crate::reference;
+use crate::run_dakon;
 
 pub use run_dakon::{dakon, no_tables};
 

@@ -1,11 +1,12 @@
 //! The heart of the extraction: at each position where a half's owner is to move, one move
 //! that still achieves what the owner needs there, chosen for a small proof.
 
-use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 
+use rustc_hash::FxHashMap;
+
 use super::walk::Half;
-use super::{Board, ExtractError, ExtractProgress};
+use super::{ExtractError, ExtractProgress};
 use crate::dakon::Position;
 use crate::rules::Step;
 use crate::search::{Limits, Solver};
@@ -27,9 +28,11 @@ pub(super) struct Chooser<'a, R: Solvable<Position = Position>> {
     half: Half,
     /// `"lower"` or `"upper"`, for errors.
     name: &'static str,
-    /// One move per board: entries are keyed by the board alone, so the move must meet the
-    /// highest need with which the board is reached.
-    pub choices: HashMap<Board, Choice>,
+    /// One move per board, by the position's transposition key (the board and the mover, who
+    /// is always the owner here): entries are keyed by the board alone, so the move must meet
+    /// the highest need with which the board is reached. The key is cheaper to make and hash
+    /// than the board's bytes, and the look-ahead asks this map at every position it counts.
+    pub choices: FxHashMap<u128, Choice>,
     /// Null-window tests asked.
     pub tests: u64,
     /// Positions the solver visited for them.
@@ -59,7 +62,47 @@ impl<'a, R: Solvable<Position = Position>> Chooser<'a, R> {
     /// A chooser for `half` (`name` is `"lower"` or `"upper"`, for errors).
     /// `progress` is raised as positions are reached, boards given moves and tests searched.
     pub fn new(solver: &'a Solver<R>, limits: &'a Limits, half: Half, name: &'static str, progress: &'a ExtractProgress) -> Self {
-        Chooser { solver, limits, half, name, choices: HashMap::new(), tests: 0, nodes: 0, table_answers: 0, progress }
+        Chooser { solver, limits, half, name, choices: FxHashMap::default(), tests: 0, nodes: 0, table_answers: 0, progress }
+    }
+
+    /// The solver the tests are asked of.
+    pub fn solver(&self) -> &'a Solver<R> {
+        self.solver
+    }
+
+    /// The half whose moves are chosen.
+    pub fn half(&self) -> Half {
+        self.half
+    }
+
+    /// A chooser of the same half for another thread: it starts from this one's choices and
+    /// counts its own work.
+    pub fn fork(&self) -> Self {
+        Chooser {
+            solver: self.solver,
+            limits: self.limits,
+            half: self.half,
+            name: self.name,
+            choices: self.choices.clone(),
+            tests: 0,
+            nodes: 0,
+            table_answers: 0,
+            progress: self.progress,
+        }
+    }
+
+    /// Takes `other`'s choices where this one has none for the board or one proven for a lower
+    /// need, and adds its work.
+    pub fn merge(&mut self, other: Chooser<'a, R>) {
+        for (board, choice) in other.choices {
+            let kept = self.choices.entry(board).or_insert(choice);
+            if choice.proven > kept.proven {
+                *kept = choice;
+            }
+        }
+        self.tests += other.tests;
+        self.nodes += other.nodes;
+        self.table_answers += other.table_answers;
     }
 
     /// The move to follow at `position` (the owner to move) for a future gain of at least
@@ -70,7 +113,7 @@ impl<'a, R: Solvable<Position = Position>> Chooser<'a, R> {
     /// move meets the need.
     pub fn at_owner(&mut self, position: &Position, need: i32) -> Result<Option<u8>, ExtractError> {
         self.progress.reached();
-        let board = Board::of(position);
+        let board = self.solver.rules().key(position).into();
         let kept = match self.choices.get(&board).copied() {
             Some(choice) if choice.proven >= need => return Ok(None),
             Some(choice) => {
@@ -101,7 +144,7 @@ impl<'a, R: Solvable<Position = Position>> Chooser<'a, R> {
             if at.mover() != self.half.owner || !rules.legal_moves(&at).as_slice().contains(&mv) {
                 return false;
             }
-            taken.push((Board::of(&at), Choice { mv, proven: need }));
+            taken.push((rules.key(&at).into(), Choice { mv, proven: need }));
             let step = rules.play(&at, mv);
             (at, need) = (step.next, need - step.gain);
         }
@@ -205,11 +248,14 @@ impl<'a, R: Solvable<Position = Position>> Chooser<'a, R> {
     /// `depth` more moves show: exact if below `cap`, else some number at least `cap`.
     fn added(&self, position: &Position, need: i32, depth: u32, cap: usize) -> usize {
         let rules = self.solver.rules();
+        if self.half.settled(rules, position, need) {
+            return 0;
+        }
         let replies = rules.legal_moves(position);
-        if self.half.stops_at(rules, position, need) {
+        if replies.is_empty() {
             0
         } else if position.mover() == self.half.owner {
-            let known = self.choices.get(&Board::of(position)).is_some_and(|c| c.proven >= need);
+            let known = self.choices.get(&rules.key(position).into()).is_some_and(|c| c.proven >= need);
             if known {
                 0
             } else if depth == 0 || cap <= 1 {

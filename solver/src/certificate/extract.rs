@@ -4,7 +4,8 @@ use std::time::{Duration, Instant};
 
 use super::choose::Chooser;
 use super::prune::used_entries;
-use super::walk::{walk, Half};
+use super::shared_walk::walk_shared;
+use super::walk::Half;
 use super::{Certificate, Claim, ExtractError, ExtractProgress, Strategy, MAX_SMALL_SEEDS};
 use crate::dakon::{Player, Position};
 use crate::search::{Limits, Solver};
@@ -30,6 +31,7 @@ pub struct Extraction {
 /// positions one move proven by a null-window test of `solver` to still meet the owner's need
 /// there, preferring moves that add the fewest positions to check, then a final pass keeping
 /// only the entries a check uses. Positions with at most `small_seeds` seeds get no entry.
+/// Each half's walk runs on as many threads as `solver` searches with.
 ///
 /// The solver's transposition table makes the tests cheap right after the solve that proved
 /// the claim; a half whose bound is the trivial one (the stores with every seed left lost)
@@ -147,6 +149,6 @@ where
     if !chooser.follow_turn(root, need, turn) && !chooser.guarantees(root, need)? {
         return Err(chooser.not_proven(root, need));
     }
-    walk(rules, half, root, need, |position, need| chooser.at_owner(position, need))?;
+    walk_shared(chooser, root, need, chooser.solver().threads())?;
     Ok(used_entries(rules, half, root, need, &chooser.choices))
 }

@@ -23,6 +23,7 @@ mod extract;
 mod format;
 mod progress;
 mod prune;
+mod shared_walk;
 mod strategy;
 mod walk;
 

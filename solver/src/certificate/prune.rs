@@ -2,7 +2,7 @@
 //! chosen moves on boards that a later, better choice no longer reaches; this walk follows the
 //! final choices as the checker will and keeps only the boards it meets.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use super::choose::Choice;
 use super::walk::{walk, Half};
@@ -17,21 +17,21 @@ use crate::solvable::Solvable;
 /// Panics if the walk reaches a board of the owner that `choices` has no move for, or one
 /// whose move was proven for a lower need: the extraction walked every such board with the
 /// highest need it can be reached with, so this would be a bug.
-pub(super) fn used_entries<R>(rules: &R, half: Half, root: &Position, need: i32, choices: &HashMap<Board, Choice>) -> Strategy
+pub(super) fn used_entries<R>(rules: &R, half: Half, root: &Position, need: i32, choices: &FxHashMap<u128, Choice>) -> Strategy
 where
     R: Solvable<Position = Position>,
 {
     let mut strategy = Strategy::default();
-    let mut followed: HashMap<Board, i32> = HashMap::new();
+    let mut followed: FxHashMap<u128, i32> = FxHashMap::default();
     let walked = walk(rules, half, root, need, |position, need| {
-        let board = Board::of(position);
-        if followed.get(&board).is_some_and(|&done| done >= need) {
+        let key = rules.key(position).into();
+        if followed.get(&key).is_some_and(|&done| done >= need) {
             return Ok(None);
         }
-        followed.insert(board, need);
-        let choice = choices.get(&board).unwrap_or_else(|| panic!("no move chosen for {position}"));
+        followed.insert(key, need);
+        let choice = choices.get(&key).unwrap_or_else(|| panic!("no move chosen for {position}"));
         assert!(choice.proven >= need, "the move at {position} is proven for {} but needed for {need}", choice.proven);
-        strategy.moves.insert(board, position.absolute_hole(position.mover(), choice.mv as usize) as u8);
+        strategy.moves.insert(Board::of(position), position.absolute_hole(position.mover(), choice.mv as usize) as u8);
         Ok(Some(choice.mv))
     });
     walked.unwrap_or_else(|never: std::convert::Infallible| match never {});

@@ -4,7 +4,7 @@
 //! where the stores already guarantee what is needed. Both the extraction and the final pass
 //! that keeps the entries a check uses walk this way.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use crate::dakon::{Player, Position};
 use crate::transposition_key::TranspositionKey;
@@ -20,12 +20,18 @@ pub(super) struct Half {
 
 impl Half {
     /// Whether a check stops at `position`, where the owner needs a future gain of `need`:
-    /// the game is over, few enough seeds are left for the checker's own minimax, or the
-    /// stores alone meet the need (the owner cannot end with less than losing every seed
-    /// left).
+    /// the game is over, or [`Half::settled`].
     pub fn stops_at<R: TranspositionKey<Position = Position>>(&self, rules: &R, position: &Position, need: i32) -> bool {
+        self.settled(rules, position, need) || rules.legal_moves(position).is_empty()
+    }
+
+    /// Whether a check stops at `position` by its seeds alone: few enough are left for the
+    /// checker's own minimax, or the stores alone meet the need (the owner cannot end with
+    /// less than losing every seed left). Cheaper than [`Half::stops_at`], which also asks
+    /// for the legal moves.
+    pub fn settled<R: TranspositionKey<Position = Position>>(&self, rules: &R, position: &Position, need: i32) -> bool {
         let seeds = rules.seeds_on_board(position);
-        seeds <= self.small_seeds || need <= -(seeds as i32) || rules.legal_moves(position).is_empty()
+        seeds <= self.small_seeds || need <= -(seeds as i32)
     }
 }
 
@@ -50,7 +56,7 @@ pub(super) fn walk<R, E>(
 where
     R: TranspositionKey<Position = Position>,
 {
-    let mut expanded: HashMap<R::Key, i32> = HashMap::new();
+    let mut expanded: FxHashMap<R::Key, i32> = FxHashMap::default();
     let mut stack = vec![(*root, need)];
     while let Some((position, need)) = stack.pop() {
         if half.stops_at(rules, &position, need) {

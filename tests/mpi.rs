@@ -1,0 +1,19 @@
+//! The MPI tests (`--features mpi`, Open MPI's `mpirun`; `scripts/test` installs it): one
+//! module per file, in one test binary.
+#![cfg(feature = "mpi")]
+
+// The helpers the files share; each binary uses only part of them.
+#[allow(dead_code, unused_imports)]
+mod memo_minimax;
+#[allow(dead_code)]
+mod mpi_run;
+#[allow(dead_code)]
+#[path = "../solver/tests/reference/mod.rs"]
+mod reference;
+#[allow(dead_code)]
+mod run_dakon;
+
+mod mpi_batch;
+mod mpi_solve;
+mod mpi_tables;
+mod mpi_verify;
