@@ -31,8 +31,8 @@ pub struct Shared {
     /// Messages of the solve (all through rank 0), and their bytes.
     pub messages: u64,
     pub bytes: u64,
-    /// The one-sided accesses (and bytes) each rank made to other nodes' tables.
-    pub one_sided: Vec<dakon_mpi::OneSidedTraffic>,
+    /// The one-sided accesses and their bytes each rank made to other nodes' tables.
+    pub one_sided: Vec<(u64, u64)>,
     /// Why the solve is not exact, when `Some` (the bounds printed are proven all the same).
     pub cut: Option<String>,
     /// Whether the job is being ended from outside (SIGTERM): a failure, unlike a limit.
@@ -108,7 +108,7 @@ pub fn solve(
                 nodes: distributed.nodes,
                 messages: distributed.messages,
                 bytes: distributed.bytes,
-                one_sided: distributed.one_sided,
+                one_sided: distributed.one_sided.iter().map(|t| (t.accesses, t.bytes)).collect(),
                 cut: distributed.cut.map(describe),
                 ended,
             });
@@ -198,7 +198,7 @@ impl Shared {
         serde_json::json!({
             "ranks": self.ranks, "table_bytes": self.table_bytes, "tests": self.tests,
             "answers": self.answers, "nodes": self.nodes, "messages": self.messages, "bytes": self.bytes,
-            "one_sided": self.one_sided.iter().map(|t| serde_json::json!({"accesses": t.accesses, "bytes": t.bytes})).collect::<Vec<_>>(),
+            "one_sided": self.one_sided.iter().map(|t| serde_json::json!({"accesses": t.0, "bytes": t.1})).collect::<Vec<_>>(),
             "cut": self.cut,
         })
     }
@@ -215,8 +215,8 @@ impl Shared {
             list(&self.nodes),
             self.messages,
             self.bytes,
-            list(&self.one_sided.iter().map(|t| t.accesses).collect::<Vec<_>>()),
-            list(&self.one_sided.iter().map(|t| t.bytes).collect::<Vec<_>>())
+            list(&self.one_sided.iter().map(|t| t.0).collect::<Vec<_>>()),
+            list(&self.one_sided.iter().map(|t| t.1).collect::<Vec<_>>())
         )
     }
 }
