@@ -31,6 +31,8 @@ pub struct Shared {
     /// Messages of the solve (all through rank 0), and their bytes.
     pub messages: u64,
     pub bytes: u64,
+    /// The one-sided accesses and their bytes each rank made to other nodes' tables.
+    pub one_sided: Vec<(u64, u64)>,
     /// Why the solve is not exact, when `Some` (the bounds printed are proven all the same).
     pub cut: Option<String>,
     /// Whether the job is being ended from outside (SIGTERM): a failure, unlike a limit.
@@ -106,6 +108,7 @@ pub fn solve(
                 nodes: distributed.nodes,
                 messages: distributed.messages,
                 bytes: distributed.bytes,
+                one_sided: distributed.one_sided.iter().map(|t| (t.accesses, t.bytes)).collect(),
                 cut: distributed.cut.map(describe),
                 ended,
             });
@@ -194,7 +197,9 @@ impl Shared {
     pub fn json(&self) -> serde_json::Value {
         serde_json::json!({
             "ranks": self.ranks, "table_bytes": self.table_bytes, "tests": self.tests,
-            "answers": self.answers, "nodes": self.nodes, "messages": self.messages, "bytes": self.bytes, "cut": self.cut,
+            "answers": self.answers, "nodes": self.nodes, "messages": self.messages, "bytes": self.bytes,
+            "one_sided": self.one_sided.iter().map(|t| serde_json::json!({"accesses": t.0, "bytes": t.1})).collect::<Vec<_>>(),
+            "cut": self.cut,
         })
     }
 
@@ -202,14 +207,16 @@ impl Shared {
     pub fn summary(&self) -> String {
         let list = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
         format!(
-            "shared by {} MPI ranks, rank 0's table {} MiB: {} tests, each searched by every rank (answered first a rank: {}; nodes a rank: {}); {} messages, {} bytes",
+            "shared by {} MPI ranks, rank 0's table {} MiB: {} tests, each searched by every rank (answered first a rank: {}; nodes a rank: {}); {} messages, {} bytes; one-sided accesses to other nodes' tables a rank: {} ({} bytes)",
             self.ranks,
             self.table_bytes >> 20,
             self.tests,
             list(&self.answers),
             list(&self.nodes),
             self.messages,
-            self.bytes
+            self.bytes,
+            list(&self.one_sided.iter().map(|t| t.0).collect::<Vec<_>>()),
+            list(&self.one_sided.iter().map(|t| t.1).collect::<Vec<_>>())
         )
     }
 }

@@ -249,6 +249,13 @@ fn separate_nodes_share_one_table_and_search_fewer_nodes_than_each_alone() {
         assert!(out.status.success(), "cross node {cross_node}: {}", stderr(&out));
         let json: Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(json["value"], Value::from(6), "cross node {cross_node}: {json}");
+        // Every one-sided access moves at least one word; without the window there are none.
+        let one_sided = json["mpi"]["one_sided"].as_array().expect("one-sided traffic a rank");
+        let accesses: u64 = one_sided.iter().map(|t| t["accesses"].as_u64().unwrap()).sum();
+        let bytes: u64 = one_sided.iter().map(|t| t["bytes"].as_u64().unwrap()).sum();
+        assert_eq!(one_sided.len(), 4, "{json}");
+        assert!(bytes >= 8 * accesses, "{json}");
+        assert_eq!(accesses > 0, cross_node == "1", "one-sided accesses with cross node {cross_node}: {json}");
         json["nodes"].as_u64().unwrap()
     };
     // The nodes depend on the ranks' timing, which other jobs on a busy machine upset: the

@@ -4,9 +4,11 @@
 //! so the tables of all nodes together are one table (see [`PeerRegion`]).
 
 use std::ffi::c_void;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use dakon_solver::peer_region::PeerRegion;
 use mpi::ffi;
+use serde::{Deserialize, Serialize};
 
 /// The environment variable that sets from how many seeds on the board a position's entry
 /// lives on its owner node (by default, see [`SHALLOW_SEEDS`]).
@@ -17,6 +19,32 @@ pub const SHARED_SEEDS: &str = "DAKON_MPI_SHARED_SEEDS";
 /// a subtree is large, and the deeper positions, far more of them, stay in the searching
 /// node's own table.
 pub const SHALLOW_SEEDS: u32 = 4;
+
+/// The one-sided accesses a process made to other nodes' copies, and the bytes they moved
+/// (read words, or a compare-and-swap's word sent and its old word fetched back).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OneSidedTraffic {
+    /// Remote reads and compare-and-swaps.
+    pub accesses: u64,
+    /// Their bytes, both ways.
+    pub bytes: u64,
+}
+
+// A process makes at most one `ClusterRegion` and never frees it, so the process's counts are
+// the region's; keeping them here lets the solve driver report them without a handle to it.
+static ACCESSES: AtomicU64 = AtomicU64::new(0);
+static BYTES: AtomicU64 = AtomicU64::new(0);
+
+/// This process's one-sided traffic so far (zero without a cross-node window).
+pub fn one_sided_traffic() -> OneSidedTraffic {
+    OneSidedTraffic { accesses: ACCESSES.load(Ordering::Relaxed), bytes: BYTES.load(Ordering::Relaxed) }
+}
+
+/// Counts one remote access that moved `bytes`.
+fn count_access(bytes: usize) {
+    ACCESSES.fetch_add(1, Ordering::Relaxed);
+    BYTES.fetch_add(bytes as u64, Ordering::Relaxed);
+}
 
 /// One lent region of every node, as one MPI window over the world.
 pub struct ClusterRegion {
@@ -105,6 +133,7 @@ impl PeerRegion for ClusterRegion {
             };
             assert_eq!(code, 0, "MPI_Get_accumulate failed");
         });
+        count_access(words.len() * 8);
     }
 
     fn replace(&self, node: usize, offset: usize, old: u64, new: u64) {
@@ -124,6 +153,8 @@ impl PeerRegion for ClusterRegion {
             };
             assert_eq!(code, 0, "MPI_Compare_and_swap failed");
         });
+        // The new and old words go out, the found word comes back.
+        count_access(3 * 8);
     }
 
     fn shared_from_seeds(&self) -> u32 {

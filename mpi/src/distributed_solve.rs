@@ -24,6 +24,7 @@ use mpi::point_to_point::{Destination, Source};
 use mpi::topology::Communicator;
 
 use crate::cluster::Cluster;
+use crate::cluster_region::{one_sided_traffic, OneSidedTraffic};
 use crate::test_messages::{decode, encode, Order, Report};
 
 /// How long an idle main thread sleeps between looks for a message: MPI's blocking receive
@@ -62,6 +63,9 @@ pub struct Distributed {
     pub messages: u64,
     /// Their bytes.
     pub bytes: u64,
+    /// The one-sided accesses each rank made to other nodes' tables (of the ranks that said
+    /// they were done: none when the solve was cut short).
+    pub one_sided: Vec<OneSidedTraffic>,
 }
 
 /// Solves `root` with every rank of `cluster`: all ranks call it with the same position and
@@ -131,6 +135,7 @@ fn lead<R: Solvable>(cluster: &Cluster, solver: &Solver<R>, root: &R::Position, 
     let (to_search, from_main) = mpsc::channel::<ToSearch>();
     let mut traffic = Traffic::default();
     let (mut answers, mut nodes) = (vec![0u64; ranks], vec![0u64; ranks]);
+    let mut one_sided = vec![OneSidedTraffic::default(); ranks];
     let mut tests = 0u64;
     let mut cut = None;
     let started = Instant::now();
@@ -221,7 +226,7 @@ fn lead<R: Solvable>(cluster: &Cluster, solver: &Solver<R>, root: &R::Position, 
                         }
                         None => nodes[rank] += visited,
                     },
-                    Report::Done => {}
+                    Report::Done { one_sided: traffic_of_rank } => one_sided[rank] = traffic_of_rank,
                 }
             }
             for p in progress.try_iter() {
@@ -244,12 +249,13 @@ fn lead<R: Solvable>(cluster: &Cluster, solver: &Solver<R>, root: &R::Position, 
         search.join().expect("rank 0's search thread")
     });
     if cut.is_none() {
-        end(cluster, &mut traffic, &mut nodes);
+        end(cluster, &mut traffic, &mut nodes, &mut one_sided);
     }
+    one_sided[0] = one_sided_traffic();
     let exact = solution.is_exact();
     let cut = if exact { None } else { cut.or(Some(Cut::Stopped)) };
     let solution = Solution { nodes: nodes.iter().sum(), ..solution };
-    Distributed { solution, cut, tests, answers, nodes, messages: traffic.messages, bytes: traffic.bytes }
+    Distributed { solution, cut, tests, answers, nodes, messages: traffic.messages, bytes: traffic.bytes, one_sided }
 }
 
 /// Counts rank 0's report of the current round from `rank`; whether it is the round's first
@@ -293,7 +299,7 @@ fn broadcast(cluster: &Cluster, order: &Order, traffic: &mut Traffic) {
 
 /// Tells every rank the solve is over and waits (at most [`GRACE`]) until each says it is
 /// done, counting the nodes of the tests they report on the way.
-fn end(cluster: &Cluster, traffic: &mut Traffic, nodes: &mut [u64]) {
+fn end(cluster: &Cluster, traffic: &mut Traffic, nodes: &mut [u64], one_sided: &mut [OneSidedTraffic]) {
     broadcast(cluster, &Order::End, traffic);
     let world = cluster.world();
     let mut done = 1;
@@ -308,7 +314,10 @@ fn end(cluster: &Cluster, traffic: &mut Traffic, nodes: &mut [u64]) {
         traffic.add(bytes.len());
         match decode::<Report>(&bytes).expect("a rank's report") {
             Report::Tested { nodes: visited, .. } => nodes[rank] += visited,
-            Report::Done => done += 1,
+            Report::Done { one_sided: traffic_of_rank } => {
+                one_sided[rank] = traffic_of_rank;
+                done += 1;
+            }
         }
     }
 }
@@ -371,7 +380,7 @@ fn follow<R: Solvable>(cluster: &Cluster, solver: &Solver<R>, root: &R::Position
                     send(&Report::Tested { id, answer: tested.answer.map(|a| (a.value, a.mv)), nodes: tested.nodes });
                 }
                 Err(mpsc::TryRecvError::Disconnected) => {
-                    send(&Report::Done);
+                    send(&Report::Done { one_sided: one_sided_traffic() });
                     return;
                 }
                 Err(mpsc::TryRecvError::Empty) => {}

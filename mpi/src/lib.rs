@@ -37,7 +37,7 @@ mod successor_exchange;
 mod test_messages;
 
 pub use cluster::Cluster;
-pub use cluster_region::{SHALLOW_SEEDS, SHARED_SEEDS};
+pub use cluster_region::{one_sided_traffic, OneSidedTraffic, SHALLOW_SEEDS, SHARED_SEEDS};
 pub use distributed_solve::{solve, Cut, Distributed};
 pub use jobs::{broadcast_bytes, serve_jobs, work_jobs};
 pub use node_memory::{separate_ranks, NodeMemory, CROSS_NODE, SEPARATE_RANKS};

@@ -6,6 +6,8 @@ use std::time::Duration;
 use bincode::Options;
 use serde::{Deserialize, Serialize};
 
+use crate::cluster_region::OneSidedTraffic;
+
 /// What rank 0 tells the other ranks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Order {
@@ -24,8 +26,9 @@ pub enum Report {
     /// Test `id` ended on this rank: its fail-soft answer (value, move) unless stopped first,
     /// and the nodes the rank visited for it.
     Tested { id: u64, answer: Option<(i32, Option<u8>)>, nodes: u64 },
-    /// The rank has ended its search after [`Order::End`]: nothing more comes from it.
-    Done,
+    /// The rank has ended its search after [`Order::End`], with the one-sided traffic it made
+    /// to other nodes' tables: nothing more comes from it.
+    Done { one_sided: OneSidedTraffic },
 }
 
 /// How every message is written: bincode, fixed-width little-endian integers, one value a
@@ -65,7 +68,7 @@ mod tests {
         for report in [
             Report::Tested { id: 1, answer: None, nodes: 5 },
             Report::Tested { id: 2, answer: Some((-6, Some(3))), nodes: 1 << 40 },
-            Report::Done,
+            Report::Done { one_sided: OneSidedTraffic { accesses: 3, bytes: 48 } },
         ] {
             assert_eq!(decode::<Report>(&encode(&report)), Ok(report));
         }
