@@ -41,7 +41,7 @@ pub struct Shared {
 
 /// The solver of every rank of a shared solve: the table (`--tt-mb` a rank, summed over the
 /// ranks of a node) in memory the node's ranks share, the endgame tables each rank's own.
-/// Across nodes, the entries of positions with at most [`dakon_mpi::SHALLOW_SEEDS`] seeds fewer
+/// Across nodes, the entries of positions with at most `dakon_mpi::SHALLOW_SEEDS` seeds fewer
 /// than the root's (`root_seeds`) live on the node that owns them, the others on the node
 /// searching them. Every rank must call it (it allocates collectively).
 ///
