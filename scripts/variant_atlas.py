@@ -31,8 +31,10 @@ OUT = os.path.join(ROOT, "atlas", "variants")
 
 def build(dakon, variant, budget, threads):
     """Runs one variant's verify; returns its wall time in seconds."""
-    directory = os.path.join(OUT, variant)
-    os.makedirs(directory, exist_ok=True)
+    # Relative to the repository (the run's directory), so the records name their files
+    # wherever the repository is cloned.
+    directory = os.path.relpath(os.path.join(OUT, variant), ROOT)
+    os.makedirs(os.path.join(ROOT, directory), exist_ok=True)
     command = [
         dakon, "verify", "--rules", f"dakon:{variant}", "--holes", "1..9", "--seeds", "1..14",
         "--budget", str(budget), "--threads", str(threads), "--no-tables",
