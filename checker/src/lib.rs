@@ -32,7 +32,7 @@ use std::sync::atomic::AtomicU64;
 use std::time::Instant;
 
 pub use cli::run;
-pub use format::{Certificate, FormatError, MAGIC, MAX_ENTRY_BYTES, MAX_SMALL_SEEDS, VERSION};
+pub use format::{max_small_seeds, Certificate, FormatError, MAGIC, MAX_ENTRY_BYTES, MAX_SMALL_BOARDS, VERSION};
 pub use half::{Failure, HalfReport, Shortfall};
 pub use report::Report;
 pub use strategy::Strategy;
