@@ -159,7 +159,8 @@ fn an_opening_turn_is_the_lower_half_without_a_search_and_a_turn_that_falls_shor
         if holes <= 7 {
             let short = &turn.moves[..turn.moves.len() - 1];
             let extraction = from_turn(short);
-            assert!(extraction.tests > 1, "{holes}x{holes}: the short turn was taken");
+            // Its first test searches; the table it fills may answer the rest.
+            assert!(extraction.tests >= 1 && extraction.tests + extraction.table_answers > 1, "{holes}x{holes}: the short turn was taken");
             assert!(check(&extraction.certificate.to_bytes()).unwrap().holds(), "{holes}x{holes}");
         }
     }
