@@ -44,10 +44,11 @@ use crate::tier_layout::TierLayout;
 /// `L`.
 pub const CHECKER_TIER_LIMIT: u64 = 1 << 21;
 
-/// The `L` above which [`default_small_seeds`] never goes for Dakon.
-const DAKON_SMALL_SEEDS: u8 = 12;
+/// The largest `L` [`default_small_seeds`] gives: a larger one (up to [`max_small_seeds`]) is
+/// asked for by hand, since its check solves millions of boards (Kalah's larger starts).
+const DEFAULT_MOST_SMALL_SEEDS: u8 = 12;
 
-/// The usual `L` for a rule set's board: the largest, up to [`DAKON_SMALL_SEEDS`], for which the
+/// The usual `L` for a rule set's board: the largest, up to 12, for which the
 /// boards with `L` seeds number at most [`CHECKER_TIER_LIMIT`] (Dakon: 12 up to 6 holes per
 /// row, 10 for 7, 9 for 8, 8 for 9).
 ///
@@ -62,7 +63,7 @@ const DAKON_SMALL_SEEDS: u8 = 12;
 /// assert_eq!(l, [12, 12, 12, 12, 12, 12, 10, 9, 8]);
 /// ```
 pub fn default_small_seeds<R: TierLayout>(rules: &R) -> u8 {
-    (0..=DAKON_SMALL_SEEDS).take_while(|&seeds| rules.tier_size(seeds as u32) <= CHECKER_TIER_LIMIT).last().unwrap_or(0)
+    (0..=DEFAULT_MOST_SMALL_SEEDS).take_while(|&seeds| rules.tier_size(seeds as u32) <= CHECKER_TIER_LIMIT).last().unwrap_or(0)
 }
 
 /// Claimed bounds of the value of a position: final store differences, the player to move
