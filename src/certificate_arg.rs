@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use clap::Args;
-use dakon_solver::certificate::MAX_SMALL_SEEDS;
+use dakon_solver::certificate::max_small_seeds;
 
 use crate::cli_error::CliError;
 
@@ -13,16 +13,32 @@ use crate::cli_error::CliError;
 #[derive(Args, Clone, Debug)]
 pub struct CertificateOptions {
     /// Positions with at most L seeds on the board get no entry in a certificate: the checker
-    /// solves them by its own minimax. 0 to 12: a larger L makes smaller files that take
-    /// longer to check [default: 12 for boards of up to 6 holes per row, 10 for 7, 9 for 8, 8
-    /// for 9].
-    #[arg(long = "certificate-small-seeds", value_name = "L",
-          value_parser = clap::value_parser!(u8).range(0..=MAX_SMALL_SEEDS as i64))]
+    /// solves them by its own tables. A larger L makes smaller files that take longer to check;
+    /// at most 20 on 6 holes a row (26 on 5, 38 on 4, 17 on 7, 14 on 8, 13 on 9) [default:
+    /// 12 for boards of up to 6 holes per row, 10 for 7, 9 for 8, 8 for 9].
+    #[arg(long = "certificate-small-seeds", value_name = "L")]
     pub small_seeds: Option<u8>,
     /// Do not check the certificate with the independent checker after writing it (by default
     /// it is read back from the file and checked).
     #[arg(long)]
     pub no_check: bool,
+}
+
+impl CertificateOptions {
+    /// Checks, before any work, that `--certificate-small-seeds` fits a board of `holes` holes
+    /// a row.
+    ///
+    /// # Errors
+    /// [`CliError::Input`] naming the largest `L` the board allows.
+    pub fn check_small_seeds(&self, holes: usize) -> Result<(), CliError> {
+        match self.small_seeds {
+            Some(found) if found > max_small_seeds(holes) => Err(CliError::Input(format!(
+                "--certificate-small-seeds {found}: a certificate of {holes} holes a row allows at most {}",
+                max_small_seeds(holes)
+            ))),
+            _ => Ok(()),
+        }
+    }
 }
 
 /// Checks, before any work, that a certificate can be written to `path`: its directory exists

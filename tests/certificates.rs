@@ -159,7 +159,8 @@ fn an_opening_turn_is_the_lower_half_without_a_search_and_a_turn_that_falls_shor
         if holes <= 7 {
             let short = &turn.moves[..turn.moves.len() - 1];
             let extraction = from_turn(short);
-            assert!(extraction.tests > 1, "{holes}x{holes}: the short turn was taken");
+            // Its first test searches; the table it fills may answer the rest.
+            assert!(extraction.tests >= 1 && extraction.tests + extraction.table_answers > 1, "{holes}x{holes}: the short turn was taken");
             assert!(check(&extraction.certificate.to_bytes()).unwrap().holds(), "{holes}x{holes}");
         }
     }
@@ -181,7 +182,10 @@ fn the_extraction_refuses_false_claims_and_bad_options() {
         extract(&solver, &start, Claim { lower: v, upper: v - 2 }, 12, &limits).unwrap_err(),
         ExtractError::Bounds { lower: v, upper: v - 2 }
     );
-    assert_eq!(extract(&solver, &start, Claim { lower: v, upper: v }, 13, &limits).unwrap_err(), ExtractError::SmallSeeds { found: 13 });
+    assert_eq!(
+        extract(&solver, &start, Claim { lower: v, upper: v }, 39, &limits).unwrap_err(),
+        ExtractError::SmallSeeds { found: 39, most: 38 }
+    );
     let stopped = Limits { stop: Some(Arc::new(AtomicBool::new(true))), ..Limits::default() };
     assert_eq!(extract(&solver, &start, Claim { lower: v, upper: v }, 4, &stopped).unwrap_err(), ExtractError::Stopped);
 }

@@ -21,10 +21,11 @@ strategy for the player to move, its upper half one for the other player. The ch
 each strategy against every reply, by its own rules (dakon, its options dakon:nembak-lander,
 dakon:no-mikul, dakon:skip-origin and their combinations, kalah or kalah-empty-capture,
 written from docs/formats/certificates.md and sharing no code with the solver), solves positions
-with at most L seeds on the board itself by minimax, and reports for each file the position,
-the claimed bounds, the bounds it checked (never more than the claim), the positions
+with at most L seeds on the board itself (a memoised minimax into tables of a byte a board, up
+to C(L + 2n, 2n) bytes: 226 MB for L = 20 on 6 holes a row), and reports for each file the
+position, the claimed bounds, the bounds it checked (never more than the claim), the positions
 visited (the calls of the walk's `visit` defined in docs/formats/certificates.md, not the small
-positions its minimax solves, which are reported apart) and the time. A half that falls
+positions it solves, which are reported apart) and the time. A half that falls
 short is reported at the first position where the walk fails, with the moves that lead there.
 
 Options:

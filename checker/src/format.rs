@@ -15,8 +15,30 @@ use crate::strategy::Strategy;
 pub const MAGIC: [u8; 8] = *b"DKNCERT\0";
 /// The format version this checker reads.
 pub const VERSION: u32 = 1;
-/// The largest `L`: positions with at most `L` seeds on the board are solved by the checker.
-pub const MAX_SMALL_SEEDS: u8 = 12;
+/// The most boards of at most `L` seeds a file may make the checker solve: positions with at
+/// most `L` seeds on the board are solved by the checker, in tables of a byte a board.
+pub const MAX_SMALL_BOARDS: u64 = 1 << 28;
+/// `L` is at most this on any board, so that a table byte holds a small position's value.
+const MOST_SMALL_SEEDS: u8 = 64;
+
+/// The largest `L` a certificate of `holes_per_row` holes a row may have: at most 64, and its
+/// boards of at most `L` seeds (on `2n` holes) number at most [`MAX_SMALL_BOARDS`]: 64 up to 3
+/// holes a row, then 38, 26, 20, 17, 14 and 13 for 4 to 9.
+pub fn max_small_seeds(holes_per_row: usize) -> u8 {
+    let holes = 2 * holes_per_row as u64;
+    // C(k + holes - 1, holes - 1), the boards of k seeds, built up k by k.
+    let (mut boards_of_k, mut boards) = (1u64, 0u64);
+    for k in 0..=MOST_SMALL_SEEDS {
+        if k > 0 {
+            boards_of_k = boards_of_k * (u64::from(k) + holes - 1) / u64::from(k);
+        }
+        boards += boards_of_k;
+        if boards > MAX_SMALL_BOARDS {
+            return k - 1;
+        }
+    }
+    MOST_SMALL_SEEDS
+}
 /// The most bytes one half's entries may decode to (28 M entries of 9 × 9 boards): what a file
 /// can make the checker allocate, however small its compressed frame.
 pub const MAX_ENTRY_BYTES: u64 = 1 << 29;
@@ -184,8 +206,9 @@ impl Certificate {
         if lower > upper {
             return Err(FormatError::new(format!("claimed lower bound {lower} above the upper bound {upper}, expected lower <= upper")));
         }
-        if small_seeds > MAX_SMALL_SEEDS {
-            return Err(FormatError::new(format!("L = {small_seeds}, expected at most {MAX_SMALL_SEEDS}")));
+        let most = max_small_seeds(holes_per_row.into());
+        if small_seeds > most {
+            return Err(FormatError::new(format!("L = {small_seeds}, expected at most {most} for {holes_per_row} holes a row")));
         }
         let [lower_half, upper_half] = sections.map(|section| section.decode(holes.len(), small_seeds));
         Ok(Certificate { root, lower, upper, small_seeds, lower_half: lower_half?, upper_half: upper_half? })

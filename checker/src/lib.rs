@@ -10,8 +10,8 @@
 //! - its own reader of the format ([`Certificate::read`]), which refuses anything malformed
 //!   with a [`FormatError`] (and never panics, whatever the bytes);
 //! - the check of each half ([`check`]): follow the owner's strategy, try every reply of the
-//!   other player, score finished games, solve positions with at most `L` seeds by minimax,
-//!   and require the claimed result everywhere.
+//!   other player, score finished games, solve positions with at most `L` seeds by a memoised
+//!   minimax into tables of their own, and require the claimed result everywhere.
 //!
 //! ```
 //! let report = dakon_check::check(b"not a certificate");
@@ -32,7 +32,7 @@ use std::sync::atomic::AtomicU64;
 use std::time::Instant;
 
 pub use cli::run;
-pub use format::{Certificate, FormatError, MAGIC, MAX_ENTRY_BYTES, MAX_SMALL_SEEDS, VERSION};
+pub use format::{max_small_seeds, Certificate, FormatError, MAGIC, MAX_ENTRY_BYTES, MAX_SMALL_BOARDS, VERSION};
 pub use half::{Failure, HalfReport, Shortfall};
 pub use report::Report;
 pub use strategy::Strategy;
@@ -55,7 +55,7 @@ pub fn check(bytes: &[u8]) -> Result<Report, FormatError> {
 
 impl Certificate {
     /// Walks both halves, the lower one first, each with its own record of entered boards;
-    /// the positions of at most `L` seeds are solved by one minimax shared by the two.
+    /// the positions of at most `L` seeds are solved by one memoised minimax shared by the two.
     pub fn check(&self) -> Report {
         self.check_counted(&AtomicU64::new(0))
     }
@@ -66,7 +66,7 @@ impl Certificate {
         let started = Instant::now();
         let root = self.root;
         let small_seeds = u32::from(self.small_seeds);
-        let mut minimax = Minimax::default();
+        let mut minimax = Minimax::new(root.holes_per_row(), small_seeds);
         let mover = root.player();
         let lower = check_half(&root, mover, self.lower.into(), &self.lower_half, small_seeds, &mut minimax, visits);
         let upper = check_half(&root, 1 - mover, -i64::from(self.upper), &self.upper_half, small_seeds, &mut minimax, visits);

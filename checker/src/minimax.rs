@@ -1,46 +1,148 @@
-//! Exact values of small positions (at most `L` seeds on the board) by plain minimax.
+//! Exact values of small positions (at most `L` seeds on the board): a memoised minimax into
+//! tables, one per count of seeds on the board, indexed by the board's rank, as "How a checker
+//! solves small positions" in `docs/formats/certificates.md` describes.
 
-use std::collections::HashMap;
+use crate::rules::{difference, Position, MAX_HOLES_PER_ROW};
 
-use crate::rules::{difference, Board, Position};
+/// A table byte: 0 for a board not solved yet, else 1 + the seeds the player to move will
+/// still store with perfect play (0 to `L`, so a byte holds it for `L` below 255).
+type Cell = u8;
 
-/// Memoized minimax: each board with each player to move is solved once.
-#[derive(Default)]
+/// Memoised minimax over tables of every board with at most `L` seeds, filled on demand.
+///
+/// A position is looked up from its mover's side: a board with player 1 to move is stored as
+/// the board reversed (hole `i` becomes `2n - 1 - i`) with player 0 to move, which is the same
+/// game seen from the other side, so each board needs one cell, not two.
 pub(crate) struct Minimax {
-    /// What the player to move still adds to their store difference with perfect play.
-    gains: HashMap<(Board, usize), i64>,
+    /// `binomials[a][b]` = C(a, b), for the ranks of boards.
+    binomials: Vec<Vec<u64>>,
+    /// `tables[k]`: a cell per board of `k` seeds on the board, by rank; allocated (zeroed) the
+    /// first time a board of `k` seeds is asked for.
+    tables: Vec<Vec<Cell>>,
+    /// Boards solved so far.
+    solved: u64,
+}
+
+/// A position being solved: its successors, the next to look at and the best so far.
+struct Frame {
+    position: Position,
+    successors: Vec<(usize, Position)>,
+    next: usize,
+    best: i64,
 }
 
 impl Minimax {
-    /// The final store difference, `player` minus the other, with perfect play from `position`.
+    /// Tables for boards of `holes_per_row` holes a row with at most `small_seeds` seeds.
+    pub(crate) fn new(holes_per_row: usize, small_seeds: u32) -> Minimax {
+        let holes = 2 * holes_per_row.min(MAX_HOLES_PER_ROW);
+        let rows = small_seeds as usize + holes + 1;
+        let mut binomials = vec![vec![0u64; holes + 1]; rows];
+        for a in 0..rows {
+            binomials[a][0] = 1;
+            for b in 1..=holes {
+                binomials[a][b] = if a == 0 { 0 } else { binomials[a - 1][b - 1].saturating_add(binomials[a - 1][b]) };
+            }
+        }
+        Minimax { binomials, tables: vec![Vec::new(); small_seeds as usize + 1], solved: 0 }
+    }
+
+    /// The final store difference, `player` minus the other, with perfect play from `position`,
+    /// which has at most `L` seeds on the board.
     pub(crate) fn value_for(&mut self, position: &Position, player: usize) -> i64 {
         let gain = self.gain(position);
         position.store_difference(player) + if position.player() == player { gain } else { -gain }
     }
 
-    /// How many positions were solved (not counting those looked up again).
+    /// How many boards were solved (each once, whoever is to move).
     pub(crate) fn solved(&self) -> u64 {
-        self.gains.len() as u64
+        self.solved
     }
 
-    /// Recursive: every turn stores a seed or moves seeds only towards the mover's store along
-    /// the mover's own row, so a game with `s` seeds on a board of `n` holes per row lasts at
-    /// most `(s + 1) · (s · n + 1)` turns: 1,417 for `L` = 12 on 9 holes.
+    /// What the player to move at `position` still adds to their store difference with
+    /// perfect play. Depth first with a stack of its own, since a game of `s` seeds on a board
+    /// of `n` holes a row lasts up to about `s · s · n` turns.
     fn gain(&mut self, position: &Position) -> i64 {
-        let mover = position.player();
-        if let Some(stores) = position.final_stores() {
-            return difference(stores, mover) - position.store_difference(mover);
-        }
-        if let Some(&gain) = self.gains.get(&position.key()) {
+        if let Some(gain) = self.known(position) {
             return gain;
         }
-        let mut best = i64::MIN;
-        for (_, next) in position.successors() {
-            let later = self.gain(&next);
-            let stored = next.store_difference(mover) - position.store_difference(mover);
-            best = best.max(stored + if next.player() == mover { later } else { -later });
+        let mut stack = vec![Frame::of(*position)];
+        loop {
+            let frame = stack.last_mut().expect("the stack ends with its root");
+            match frame.successors.get(frame.next) {
+                Some((_, next)) => match self.known(next) {
+                    Some(later) => {
+                        let mover = frame.position.player();
+                        let stored = next.store_difference(mover) - frame.position.store_difference(mover);
+                        frame.best = frame.best.max(stored + if next.player() == mover { later } else { -later });
+                        frame.next += 1;
+                    }
+                    None => {
+                        let next = *next;
+                        stack.push(Frame::of(next));
+                    }
+                },
+                None => {
+                    let Frame { position, best, .. } = stack.pop().expect("a frame was looked at");
+                    self.store(&position, best);
+                    if stack.is_empty() {
+                        return best;
+                    }
+                }
+            }
         }
-        self.gains.insert(position.key(), best);
-        best
+    }
+
+    /// The gain of `position` if it is known: the game is over there, or its board is solved.
+    fn known(&mut self, position: &Position) -> Option<i64> {
+        let mover = position.player();
+        if let Some(stores) = position.final_stores() {
+            return Some(difference(stores, mover) - position.store_difference(mover));
+        }
+        let (seeds, index) = self.cell_of(position);
+        let cell = *self.table(seeds).get(index)?;
+        // The mover stores `cell - 1` of the `seeds` left, the other player the rest.
+        (cell != 0).then(|| 2 * i64::from(cell - 1) - seeds as i64)
+    }
+
+    /// Records the gain of `position`, which is not over.
+    fn store(&mut self, position: &Position, gain: i64) {
+        let (seeds, index) = self.cell_of(position);
+        let stored = (gain + seeds as i64) / 2;
+        self.table(seeds)[index] = Cell::try_from(stored + 1).expect("L is below 255");
+        self.solved += 1;
+    }
+
+    /// The table of boards with `seeds` seeds, allocated when first asked for.
+    fn table(&mut self, seeds: usize) -> &mut Vec<Cell> {
+        let holes = self.binomials[0].len() - 1;
+        let boards = self.binomials[seeds + holes - 1][holes - 1];
+        let table = &mut self.tables[seeds];
+        if table.is_empty() {
+            *table = vec![0; usize::try_from(boards).expect("the format bounds the tables")];
+        }
+        table
+    }
+
+    /// The seeds on `position`'s board and the board's rank among the boards of that many
+    /// seeds, seen from the mover's side: the holes in the notation's order for player 0 to
+    /// move, reversed for player 1. The rank of holes `h_0 .. h_{2n-1}` is the sum, over
+    /// `i` from 0 to `2n - 2`, of C(`s_i + i`, `i + 1`), where `s_i` = `h_0 + ... + h_i`.
+    fn cell_of(&self, position: &Position) -> (usize, usize) {
+        let holes = position.holes();
+        let mut seeds_so_far = 0usize;
+        let mut rank = 0u64;
+        for i in 0..holes.len() - 1 {
+            let hole = if position.player() == 0 { holes[i] } else { holes[holes.len() - 1 - i] };
+            seeds_so_far += usize::from(hole);
+            rank += self.binomials[seeds_so_far + i][i + 1];
+        }
+        let seeds = seeds_so_far + usize::from(if position.player() == 0 { holes[holes.len() - 1] } else { holes[0] });
+        (seeds, usize::try_from(rank).expect("the format bounds the tables"))
+    }
+}
+
+impl Frame {
+    fn of(position: Position) -> Frame {
+        Frame { position, successors: position.successors(), next: 0, best: i64::MIN }
     }
 }

@@ -17,7 +17,7 @@ pub struct Report {
     pub claimed_lower: i32,
     /// The claimed upper bound.
     pub claimed_upper: i32,
-    /// `L`: positions with at most this many seeds on the board were solved by minimax.
+    /// `L`: positions with at most this many seeds on the board were solved by the checker.
     pub small_seeds: u8,
     /// The lower half: the mover's strategy.
     pub lower: HalfReport,
@@ -131,7 +131,7 @@ impl fmt::Display for Report {
         }
         writeln!(
             f,
-            "  visited   {} positions (and {} small ones solved by minimax) in {:.3} s",
+            "  visited   {} positions (and {} small ones solved by its tables) in {:.3} s",
             self.visited,
             self.solved_small,
             self.elapsed.as_secs_f64()

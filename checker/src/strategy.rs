@@ -59,6 +59,11 @@ impl Strategy {
         None
     }
 
+    /// The entries in the file's order: each board (its holes) with the hole it lifts.
+    pub fn entries(&self) -> impl Iterator<Item = (&[u8], u8)> {
+        self.entries.chunks_exact(self.width).map(|entry| entry.split_at(self.width - 1)).map(|(board, hole)| (board, hole[0]))
+    }
+
     fn board(&self, index: usize) -> &[u8] {
         &self.entries[index * self.width..][..self.width - 1]
     }

@@ -8,5 +8,6 @@ mod certificates;
 mod cli;
 mod fuzz_reader;
 mod reference_rules;
+mod tamper_at_scale;
 mod walk;
 mod worked_examples;

@@ -44,7 +44,8 @@ fn exact_certificates_of_tiny_boards_hold() {
     for rules in Rules::ALL {
         let mut solver = Solver::default();
         for root in roots(rules) {
-            for small_seeds in [0, 2] {
+            // 64: the whole game is left to the checker's tables.
+            for small_seeds in [0, 2, 64] {
                 let (value, draft) = exact_certificate(&mut solver, &root, small_seeds);
                 let report = checked(&draft.bytes());
                 assert!(report.holds(), "{} {root} = {value}, L = {small_seeds}:\n{report}", rules.name());
@@ -66,14 +67,19 @@ fn exact_certificates_of_tiny_boards_hold() {
 fn a_claim_raised_or_lowered_by_one_fails() {
     for rules in Rules::ALL {
         let mut solver = Solver::default();
-        for root in roots(rules) {
-            let (value, draft) = exact_certificate(&mut solver, &root, 0);
+        // 64: the checker's tables alone refuse it, at the root.
+        for (root, small_seeds) in roots(rules).into_iter().flat_map(|root| [(root, 0), (root, 64)]) {
+            let (value, draft) = exact_certificate(&mut solver, &root, small_seeds);
             let raised = Draft { lower: value as i32 + 1, upper: value as i32 + 1, ..draft.clone() };
             let report = checked(&raised.bytes());
             assert!(!report.lower.holds() && report.upper.holds(), "{root} raised:\n{report}");
             assert_eq!(report.checked_upper(), value + 1);
             // Needs pass down unchanged: the failure needs what the root needs.
-            assert_eq!(report.lower.failure.as_ref().expect("a failure").needed, value + 1);
+            let failure = report.lower.failure.as_ref().expect("a failure");
+            assert_eq!(failure.needed, value + 1);
+            if small_seeds == 64 && !root.is_over() {
+                assert_eq!((&failure.shortfall, failure.line.len()), (&Shortfall::SmallPosition(value), 0), "{root}");
+            }
             let lowered = Draft { lower: value as i32 - 1, upper: value as i32 - 1, ..draft.clone() };
             let report = checked(&lowered.bytes());
             assert!(report.lower.holds() && !report.upper.holds(), "{root} lowered:\n{report}");
@@ -311,7 +317,8 @@ fn malformed_headers_are_refused_with_what_was_expected() {
             "the root position at byte 19 has 256 seeds, expected at most 255",
         ),
         (Draft { lower: 3, upper: 2, ..draft.clone() }, "claimed lower bound 3 above the upper bound 2, expected lower <= upper"),
-        (Draft { small_seeds: 13, ..draft.clone() }, "L = 13, expected at most 12"),
+        (Draft { small_seeds: 65, ..draft.clone() }, "L = 65, expected at most 64 for 2 holes a row"),
+        (Draft { holes_per_row: 6, holes: vec![1; 12], small_seeds: 21, ..draft.clone() }, "L = 21, expected at most 20 for 6 holes a row"),
     ];
     for (tampered, expected) in cases {
         let message = refusal(&tampered.bytes());
@@ -457,4 +464,23 @@ fn malformed_sections_are_refused() {
     assert!(message.contains(&format!("states a content size of {} bytes, expected {bytes}", 50 << 20)), "{message}");
     // The same file with a rewritten checksum is judged on its content.
     assert!(checked(&rechecksummed(&draft.bytes())).holds());
+}
+
+#[test]
+fn positions_of_six_holes_left_to_the_tables_get_their_exact_values() {
+    let mut solver = Solver::default();
+    for rules in [Rules::Kalah, Rules::DAKON] {
+        let mut position = start(rules, 6, 1);
+        // A few moves in, with player 1 to move as often as player 0.
+        for _ in 0..4 {
+            let (value, draft) = exact_certificate(&mut solver, &position, 20);
+            assert!(draft.halves.iter().all(Vec::is_empty), "at most 12 seeds: no entries");
+            let report = checked(&draft.bytes());
+            assert!(report.holds() && report.solved_small > 0, "{position}:\n{report}");
+            let raised = Draft { lower: value as i32 + 2, upper: value as i32 + 2, ..draft };
+            let failure = checked(&raised.bytes()).lower.failure.expect("a raised claim fails");
+            assert_eq!(failure.shortfall, Shortfall::SmallPosition(value), "{position}");
+            position = position.play(*position.legal_moves().last().expect("a move")).expect("legal");
+        }
+    }
 }

@@ -104,6 +104,7 @@ pub fn run(args: Args, cluster: Option<&Cluster>) -> Result<(), CliError> {
     let prints = cluster::prints(cluster);
     if let (Some(path), true) = (&args.certificate, prints) {
         certificate_arg::check_destination(path)?;
+        args.certificate_options.check_small_seeds(position.holes())?;
     }
     let mut search = args.search.clone();
     search.threads = search.threads.or(cluster.map(|c| cluster::default_threads(Some(c))));

@@ -112,6 +112,11 @@ impl<'a, R: Solvable<Position = Position>> Chooser<'a, R> {
     /// [`ExtractError::Stopped`] if a limit stopped a test, [`ExtractError::NotProven`] if no
     /// move meets the need.
     pub fn at_owner(&mut self, position: &Position, need: i32) -> Result<Option<u8>, ExtractError> {
+        // Checked here too, not only in the searches: the table may answer every test of a
+        // long extraction, which Ctrl-C must still stop.
+        if self.limits.stop.as_ref().is_some_and(|stop| stop.load(Ordering::Relaxed)) {
+            return Err(ExtractError::Stopped);
+        }
         self.progress.reached();
         let board = self.solver.rules().key(position).into();
         let kept = match self.choices.get(&board).copied() {
@@ -170,16 +175,13 @@ impl<'a, R: Solvable<Position = Position>> Chooser<'a, R> {
     /// # Errors
     /// [`ExtractError::Stopped`] if the extraction's own limits stopped the test.
     fn test(&mut self, position: &Position, need: i32, nodes: Option<u64>) -> Result<Option<bool>, ExtractError> {
-        // The other side's future gain is the owner's negated: "owner >= need" is "other < 1 - need".
-        let (bound, holds) = if position.mover() == self.half.owner { (need, true) } else { (1 - need, false) };
         // The table often settles the test already: asking it costs no search and no hand-off
         // to the solver's helper threads, which dominates the many small tests of a big tree.
-        if let Some((lower, upper)) = self.solver.table_bounds(position) {
-            if lower >= bound || upper < bound {
-                self.table_answers += 1;
-                return Ok(Some((lower >= bound) == holds));
-            }
+        if let Some(holds) = self.table_says(position, need) {
+            self.table_answers += 1;
+            return Ok(Some(holds));
         }
+        let (bound, holds) = self.bound(position, need);
         let budget = nodes.map(|n| self.limits.nodes.map_or(n, |own| own.min(n)));
         let limits = Limits { nodes: budget.or(self.limits.nodes), ..self.limits.clone() };
         let answer = self.solver.prove_at_least_alone(position, bound, &limits);
@@ -193,6 +195,24 @@ impl<'a, R: Solvable<Position = Position>> Chooser<'a, R> {
         }
     }
 
+    /// The null-window test of "the owner is sure of `need` from `position`": the bound on the
+    /// future gain of the player to move there, and whether "at least that bound" means yes.
+    fn bound(&self, position: &Position, need: i32) -> (i32, bool) {
+        // The other side's future gain is the owner's negated: "owner >= need" is "other < 1 - need".
+        if position.mover() == self.half.owner {
+            (need, true)
+        } else {
+            (1 - need, false)
+        }
+    }
+
+    /// Whether the owner is sure of `need` from `position`, if the solver's table alone says.
+    fn table_says(&self, position: &Position, need: i32) -> Option<bool> {
+        let (bound, holds) = self.bound(position, need);
+        let (lower, upper) = self.solver.table_bounds(position)?;
+        (lower >= bound || upper < bound).then_some((lower >= bound) == holds)
+    }
+
     /// The error saying that the owner cannot meet `need` at `position`.
     pub fn not_proven(&self, position: &Position, need: i32) -> ExtractError {
         let owner = self.half.owner;
@@ -200,15 +220,22 @@ impl<'a, R: Solvable<Position = Position>> Chooser<'a, R> {
         ExtractError::NotProven { half: self.name, owner, position: *position, needed: need + stored }
     }
 
-    /// The cheapest-looking move that meets `need` at `position`: the moves in order of
-    /// [`Cost`] until a test proves one. Each is first tested within [`QUICK_NODES`]: right
-    /// after a solve the table settles the moves its proof used at once, while a cheaper-looking
-    /// move it did not use may need a new search of its own, so those wait for a second round
-    /// without budget, in case no move is settled quickly.
+    /// The cheapest-looking move that meets `need` at `position`. Right after a solve the table
+    /// settles the moves its proof used at once, while a cheaper-looking move it did not use
+    /// needs a new search of its own, which over millions of boards costs more than the solve:
+    /// so the cheapest of the moves the table proves is taken if there is one. Else the moves
+    /// in order of [`Cost`] until a test proves one, each first within [`QUICK_NODES`]; those
+    /// not decided wait for a second round without budget, in case no move is settled quickly.
     fn choose(&mut self, position: &Position, need: i32) -> Result<u8, ExtractError> {
         let rules = self.solver.rules();
         let mut candidates: Vec<(u8, Step<Position>)> =
             rules.legal_moves(position).as_slice().iter().map(|&mv| (mv, rules.play(position, mv))).collect();
+        let proven: Vec<(u8, Step<Position>)> =
+            candidates.iter().filter(|(_, step)| self.table_says(&step.next, need - step.gain) == Some(true)).cloned().collect();
+        if let Some(i) = self.cheapest(&proven, need) {
+            self.table_answers += 1;
+            return Ok(proven[i].0);
+        }
         let mut undecided = Vec::new();
         while let Some(i) = self.cheapest(&candidates, need) {
             let (mv, step) = candidates.swap_remove(i);

@@ -7,10 +7,12 @@ use crate::dakon::{Player, Position};
 /// Why [`extract`](super::extract) gave no certificate.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ExtractError {
-    /// `L` above what the format allows.
+    /// `L` above what the format allows on the board.
     SmallSeeds {
         /// The `L` asked for.
         found: u8,
+        /// The largest the board allows ([`max_small_seeds`](super::max_small_seeds)).
+        most: u8,
     },
     /// A lower bound above the upper bound.
     Bounds {
@@ -38,8 +40,8 @@ pub enum ExtractError {
 impl fmt::Display for ExtractError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ExtractError::SmallSeeds { found } => {
-                write!(f, "a certificate leaves out positions with at most 0 to {} seeds, found {found}", super::MAX_SMALL_SEEDS)
+            ExtractError::SmallSeeds { found, most } => {
+                write!(f, "a certificate of this board leaves out positions with at most 0 to {most} seeds, found {found}")
             }
             ExtractError::Bounds { lower, upper } => write!(f, "the claimed lower bound {lower:+} is above the upper bound {upper:+}"),
             ExtractError::Stopped => write!(f, "stopped by a limit or Ctrl-C before the certificate was complete"),

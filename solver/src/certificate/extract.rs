@@ -6,7 +6,7 @@ use super::choose::Chooser;
 use super::prune::used_entries;
 use super::shared_walk::walk_shared;
 use super::walk::Half;
-use super::{Certificate, Claim, ExtractError, ExtractProgress, Strategy, MAX_SMALL_SEEDS};
+use super::{max_small_seeds, Certificate, Claim, ExtractError, ExtractProgress, Strategy};
 use crate::dakon::{Player, Position};
 use crate::search::{Limits, Solver};
 use crate::solvable::Solvable;
@@ -39,7 +39,7 @@ pub struct Extraction {
 /// direction, as [`Position::moves`] gives them.
 ///
 /// # Errors
-/// [`ExtractError::SmallSeeds`] if `small_seeds` is above [`MAX_SMALL_SEEDS`],
+/// [`ExtractError::SmallSeeds`] if `small_seeds` is above the board's [`max_small_seeds`],
 /// [`ExtractError::Bounds`] if the claim's lower bound is above its upper bound,
 /// [`ExtractError::Stopped`] if `limits` stopped a test, [`ExtractError::NotProven`] if the
 /// claim is false.
@@ -108,8 +108,9 @@ where
     R: Solvable<Position = Position>,
 {
     let started = Instant::now();
-    if small_seeds > MAX_SMALL_SEEDS {
-        return Err(ExtractError::SmallSeeds { found: small_seeds });
+    let most = max_small_seeds(root.holes());
+    if small_seeds > most {
+        return Err(ExtractError::SmallSeeds { found: small_seeds, most });
     }
     if claim.lower > claim.upper {
         return Err(ExtractError::Bounds { lower: claim.lower, upper: claim.upper });

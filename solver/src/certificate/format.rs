@@ -5,15 +5,37 @@
 use xxhash_rust::xxh3::xxh3_64;
 
 use super::{Certificate, Strategy};
+use crate::composition::count;
 use crate::dakon::Player;
 
 /// The first eight bytes of every certificate.
 pub const MAGIC: [u8; 8] = *b"DKNCERT\0";
 /// The format version this crate writes.
 pub const VERSION: u32 = 1;
-/// The largest `L` the format allows: positions with at most `L` seeds on the board have no
-/// entries, the checker solves them itself.
-pub const MAX_SMALL_SEEDS: u8 = 12;
+/// The most boards of at most `L` seeds the format lets `L` cover: positions with at most `L`
+/// seeds on the board have no entries, the checker solves them itself, in tables of one byte
+/// a board, so this bounds what a file can make a checker allocate.
+pub const MAX_SMALL_BOARDS: u64 = 1 << 28;
+
+/// The largest `L` the format allows on a board of `holes` holes a row: the largest whose
+/// boards of at most `L` seeds number at most [`MAX_SMALL_BOARDS`] (20 for 6 holes, 13 for 9).
+///
+/// # Panics
+/// Panics if `holes` is 0 or above 9.
+///
+/// ```
+/// use dakon_solver::certificate::max_small_seeds;
+/// let l: Vec<u8> = (1..=9).map(max_small_seeds).collect();
+/// assert_eq!(l, [255, 255, 72, 38, 26, 20, 17, 14, 13]);
+/// ```
+pub fn max_small_seeds(holes: usize) -> u8 {
+    let mut boards = 0u128;
+    let fits = |&seeds: &u8| {
+        boards += count(seeds.into(), 2 * holes);
+        boards <= MAX_SMALL_BOARDS.into()
+    };
+    (0..=u8::MAX).take_while(fits).last().unwrap_or(0)
+}
 /// zstd levels of the sections: the strongest for small sections, where it costs
 /// milliseconds, a fast one for large ones, where the strongest would take tens of seconds
 /// for a file a fifth smaller.

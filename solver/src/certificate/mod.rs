@@ -32,7 +32,7 @@ use std::path::Path;
 pub use board::Board;
 pub use error::ExtractError;
 pub use extract::{extract, extract_with_turn, Extraction};
-pub use format::{MAGIC, MAX_SMALL_SEEDS, VERSION};
+pub use format::{max_small_seeds, MAGIC, MAX_SMALL_BOARDS, VERSION};
 pub use progress::ExtractProgress;
 pub use strategy::Strategy;
 
@@ -44,7 +44,11 @@ use crate::tier_layout::TierLayout;
 /// `L`.
 pub const CHECKER_TIER_LIMIT: u64 = 1 << 21;
 
-/// The usual `L` for a rule set's board: the largest, up to [`MAX_SMALL_SEEDS`], for which the
+/// The largest `L` [`default_small_seeds`] gives: a larger one (up to [`max_small_seeds`]) is
+/// asked for by hand, since its check solves millions of boards (Kalah's larger starts).
+const DEFAULT_MOST_SMALL_SEEDS: u8 = 12;
+
+/// The usual `L` for a rule set's board: the largest, up to 12, for which the
 /// boards with `L` seeds number at most [`CHECKER_TIER_LIMIT`] (Dakon: 12 up to 6 holes per
 /// row, 10 for 7, 9 for 8, 8 for 9).
 ///
@@ -59,7 +63,7 @@ pub const CHECKER_TIER_LIMIT: u64 = 1 << 21;
 /// assert_eq!(l, [12, 12, 12, 12, 12, 12, 10, 9, 8]);
 /// ```
 pub fn default_small_seeds<R: TierLayout>(rules: &R) -> u8 {
-    (0..=MAX_SMALL_SEEDS).take_while(|&seeds| rules.tier_size(seeds as u32) <= CHECKER_TIER_LIMIT).last().unwrap_or(0)
+    (0..=DEFAULT_MOST_SMALL_SEEDS).take_while(|&seeds| rules.tier_size(seeds as u32) <= CHECKER_TIER_LIMIT).last().unwrap_or(0)
 }
 
 /// Claimed bounds of the value of a position: final store differences, the player to move
