@@ -187,9 +187,19 @@ impl TierShard {
     /// The moves of the positions `indices` (this rank's, of this tier), found in parallel
     /// in units sized to the list, so that a short level still keeps every thread busy.
     pub fn moves<R: BuildSchedule>(&self, rules: &R, indices: &[u64]) -> Moves {
-        let unit = (indices.len() / (8 * rayon::current_num_threads())).clamp(64, 1 << 14);
-        let parts: Vec<Moves> = indices.par_chunks(unit).map(|part| self.moves_of(rules, part)).collect();
-        let mut all = Moves::default();
+        // One thread takes the list whole: its parts would only be copied together.
+        let threads = rayon::current_num_threads();
+        let unit = if threads == 1 { indices.len().max(1) } else { (indices.len() / (8 * threads)).clamp(64, 1 << 14) };
+        let mut parts: Vec<Moves> = indices.par_chunks(unit).map(|part| self.moves_of(rules, part)).collect();
+        if parts.len() <= 1 {
+            return parts.pop().unwrap_or_default();
+        }
+        // Reserved whole: growing by doubling copied the moves again and again.
+        let mut all = Moves {
+            ends: Vec::with_capacity(indices.len()),
+            moves: Vec::with_capacity(parts.iter().map(Moves::len).sum()),
+            terminal: Vec::with_capacity(indices.len()),
+        };
         for part in parts {
             all.append(part);
         }
@@ -294,16 +304,18 @@ impl TierShard {
     /// The values of this rank's `k`-th block, one byte each.
     fn block_values(&self, k: usize) -> Result<Vec<u8>, TableError> {
         let size = self.map.block();
-        self.block_slots(k)
-            .iter()
-            .enumerate()
-            .map(|(i, &s)| {
-                slot_value(s, self.seeds).map(|v| v as u8).ok_or_else(|| TableError::Unsupported {
-                    seeds: self.seeds,
-                    detail: format!("position {} left unsolved after the last level", self.map.global((k * size + i) as u64)),
-                })
-            })
-            .collect()
+        let slots = self.block_slots(k);
+        // Checked first, then converted in a loop without a branch a slot, which the compiler
+        // makes on whole vectors: every slot of a finished tier passes here two or three times.
+        if let Some(i) = slots.iter().position(|&s| s & SOLVED == 0) {
+            return Err(TableError::Unsupported {
+                seeds: self.seeds,
+                detail: format!("position {} left unsolved after the last level", self.map.global((k * size + i) as u64)),
+            });
+        }
+        // `slot_value`'s `2 * unit - seeds` in the byte's wrapping arithmetic.
+        let offset = self.seeds as u8;
+        Ok(slots.iter().map(|&s| (((s >> 8) as u8 & 0x7f) << 1).wrapping_sub(offset)).collect())
     }
 
     /// The checksum of the values of this rank's `k`-th block ([`format::checksum`]).
