@@ -316,11 +316,12 @@ impl Build<'_> {
                 let mut places = Vec::with_capacity(foreign.len());
                 for &(key, m) in &foreign {
                     let key = SuccessorKey(key);
-                    let owned = &mut asked[map.owner(key.index())];
+                    let owner = map.owner(key.index());
+                    let owned = &mut asked[owner];
                     if owned.last() != Some(&key) {
                         owned.push(key);
                     }
-                    places.push((m, map.owner(key.index()) as u32, owned.len() as u32 - 1));
+                    places.push((m, owner as u32, owned.len() as u32 - 1));
                 }
                 Ok((moves, values, asked, places))
             })

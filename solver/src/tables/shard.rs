@@ -13,19 +13,28 @@
 //! positions are `k * BLOCK_ENTRIES..`, so its shard of a tier is one array (or one
 //! [`CompactTier`] grouped by file block).
 
-use super::compact::{CompactTier, TierValues};
+use super::compact::{CompactTier, TierValues, LINE_POSITIONS};
 use super::format::BLOCK_ENTRIES;
 use super::predict::for_each_leave;
 use crate::tier_layout::TierLayout;
 
 /// The blocks of every tier owned by rank `rank` of `ranks`.
+///
+/// Every successor of a partitioned build is asked its owner and its place, so the map finds
+/// a block without a division: a block is [`LINE_POSITIONS`] times a power of two positions
+/// (a constant divisor and a shift), and a block's rank by a multiplication by `ranks`'s
+/// reciprocal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ShardMap {
     rank: u64,
     ranks: u64,
     /// Positions a block: [`BLOCK_ENTRIES`], smaller in tests (a multiple of the compact
-    /// tier's line).
+    /// tier's line): `LINE_POSITIONS << block_shift`.
     block: u64,
+    block_shift: u32,
+    /// `ceil(2^64 / ranks)` (zero for one rank): divides a block number below `2^32` by
+    /// `ranks` exactly ([`ShardMap::split`]).
+    reciprocal: u64,
 }
 
 impl ShardMap {
@@ -38,9 +47,31 @@ impl ShardMap {
     }
 
     /// A map of blocks of `block` positions, so that small tiers spread over the ranks in tests.
+    ///
+    /// # Panics
+    /// Also if `block` is not [`LINE_POSITIONS`] times a power of two.
     pub(crate) fn with_block(rank: usize, ranks: usize, block: u64) -> ShardMap {
         assert!(rank < ranks, "rank {rank} of {ranks}");
-        ShardMap { rank: rank as u64, ranks: ranks as u64, block }
+        let lines = block / LINE_POSITIONS as u64;
+        assert!(block % LINE_POSITIONS as u64 == 0 && lines.is_power_of_two(), "a block of {block} positions");
+        let reciprocal = (u64::MAX / ranks as u64).wrapping_add(1);
+        ShardMap { rank: rank as u64, ranks: ranks as u64, block, block_shift: lines.trailing_zeros(), reciprocal }
+    }
+
+    /// The block of position `index` split into its round and its rank: `(b / ranks, b %
+    /// ranks)` of the block number `b`. Exact by the reciprocal for a block number below
+    /// `2^32` (Lemire, Kaser and Kurz, "Faster remainder by direct computation", 2019), by
+    /// division beyond.
+    #[inline]
+    fn split(&self, index: u64) -> (u64, u64) {
+        let b = (index >> self.block_shift) / LINE_POSITIONS as u64;
+        if b >> 32 != 0 || self.ranks == 1 {
+            return (b / self.ranks, b % self.ranks);
+        }
+        let fraction = self.reciprocal.wrapping_mul(b);
+        let round = ((u128::from(self.reciprocal) * u128::from(b)) >> 64) as u64;
+        let rank = ((u128::from(fraction) * u128::from(self.ranks)) >> 64) as u64;
+        (round, rank)
     }
 
     /// Positions a block of ownership (and of the tier files).
@@ -61,19 +92,20 @@ impl ShardMap {
     /// The rank that owns position `index` (of any tier).
     #[inline]
     pub fn owner(&self, index: u64) -> usize {
-        (index / self.block % self.ranks) as usize
+        self.split(index).1 as usize
     }
 
     /// Whether this rank owns position `index`.
     #[inline]
     pub fn owns(&self, index: u64) -> bool {
-        index / self.block % self.ranks == self.rank
+        self.split(index).1 == self.rank
     }
 
     /// The place of position `index`, which this rank owns, among this rank's positions.
     #[inline]
     pub fn local(&self, index: u64) -> u64 {
-        index / self.block / self.ranks * self.block + index % self.block
+        let b = (index >> self.block_shift) / LINE_POSITIONS as u64;
+        self.split(index).0 * self.block + (index - b * self.block)
     }
 
     /// The tier index of this rank's position `local`.
@@ -253,6 +285,31 @@ mod tests {
                 }
                 owned.sort_unstable();
                 assert_eq!(owned, (0..entries).collect::<Vec<_>>(), "{entries} positions, {ranks} ranks");
+            }
+        }
+    }
+
+    #[test]
+    fn owners_and_places_by_reciprocal_are_those_by_division() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for ranks in [1, 2, 3, 4, 5, 7, 8, 64, 1000, 4097] {
+            for block in [147, 147 * 2, u64::from(BLOCK_ENTRIES)] {
+                for rank in [0, ranks / 2, ranks - 1] {
+                    let map = ShardMap::with_block(rank, ranks, block);
+                    for shift in [8, 20, 32, 44, 55].into_iter().cycle().take(250) {
+                        state ^= state << 13;
+                        state ^= state >> 7;
+                        state ^= state << 17;
+                        let index = state >> (64 - shift);
+                        let (b, r) = (index / block, ranks as u64);
+                        assert_eq!(map.owner(index) as u64, b % r, "{index} of {ranks} ranks, blocks of {block}");
+                        if map.owns(index) {
+                            assert_eq!(map.local(index), b / r * block + index % block);
+                            assert_eq!(map.global(map.local(index)), index);
+                        }
+                        assert_eq!(map.owns(index), b % r == rank as u64);
+                    }
+                }
             }
         }
     }

@@ -30,6 +30,10 @@ use crate::rules::MoveList;
 /// one rather than unranking it: a step costs a small part of an unranking.
 const MAX_STEPS: u64 = 8;
 
+/// Slots a level's scan compares together ([`push_level`]): a mask of two bits a slot fills
+/// a word.
+const SCAN: usize = 32;
+
 /// The bit of a slot that holds a value and mark rather than an order.
 const SOLVED: u16 = 0x8000;
 
@@ -172,7 +176,9 @@ impl TierShard {
             .filter(|(_, (_, &(low, high)))| (low..=high).contains(&level))
             .map(|(k, (block, _))| {
                 let first = self.map.global((k * size) as u64);
-                block.iter().enumerate().filter(|&(_, &s)| s == level).map(|(i, _)| first + i as u64).collect()
+                let mut found = Vec::new();
+                push_level(block, level, first, &mut found);
+                found
             })
             .collect();
         parts.concat()
@@ -181,9 +187,19 @@ impl TierShard {
     /// The moves of the positions `indices` (this rank's, of this tier), found in parallel
     /// in units sized to the list, so that a short level still keeps every thread busy.
     pub fn moves<R: BuildSchedule>(&self, rules: &R, indices: &[u64]) -> Moves {
-        let unit = (indices.len() / (8 * rayon::current_num_threads())).clamp(64, 1 << 14);
-        let parts: Vec<Moves> = indices.par_chunks(unit).map(|part| self.moves_of(rules, part)).collect();
-        let mut all = Moves::default();
+        // One thread takes the list whole: its parts would only be copied together.
+        let threads = rayon::current_num_threads();
+        let unit = if threads == 1 { indices.len().max(1) } else { (indices.len() / (8 * threads)).clamp(64, 1 << 14) };
+        let mut parts: Vec<Moves> = indices.par_chunks(unit).map(|part| self.moves_of(rules, part)).collect();
+        if parts.len() <= 1 {
+            return parts.pop().unwrap_or_default();
+        }
+        // Reserved whole: growing by doubling copied the moves again and again.
+        let mut all = Moves {
+            ends: Vec::with_capacity(indices.len()),
+            moves: Vec::with_capacity(parts.iter().map(Moves::len).sum()),
+            terminal: Vec::with_capacity(indices.len()),
+        };
         for part in parts {
             all.append(part);
         }
@@ -288,16 +304,18 @@ impl TierShard {
     /// The values of this rank's `k`-th block, one byte each.
     fn block_values(&self, k: usize) -> Result<Vec<u8>, TableError> {
         let size = self.map.block();
-        self.block_slots(k)
-            .iter()
-            .enumerate()
-            .map(|(i, &s)| {
-                slot_value(s, self.seeds).map(|v| v as u8).ok_or_else(|| TableError::Unsupported {
-                    seeds: self.seeds,
-                    detail: format!("position {} left unsolved after the last level", self.map.global((k * size + i) as u64)),
-                })
-            })
-            .collect()
+        let slots = self.block_slots(k);
+        // Checked first, then converted in a loop without a branch a slot, which the compiler
+        // makes on whole vectors: every slot of a finished tier passes here two or three times.
+        if let Some(i) = slots.iter().position(|&s| s & SOLVED == 0) {
+            return Err(TableError::Unsupported {
+                seeds: self.seeds,
+                detail: format!("position {} left unsolved after the last level", self.map.global((k * size + i) as u64)),
+            });
+        }
+        // `slot_value`'s `2 * unit - seeds` in the byte's wrapping arithmetic.
+        let offset = self.seeds as u8;
+        Ok(slots.iter().map(|&s| (((s >> 8) as u8 & 0x7f) << 1).wrapping_sub(offset)).collect())
     }
 
     /// The checksum of the values of this rank's `k`-th block ([`format::checksum`]).
@@ -344,6 +362,48 @@ impl TierShard {
     }
 }
 
+/// Appends to `found` `first + i` for each `slots[i]` that is the unsolved order `level`. A
+/// level's scan passes over every slot of the shard, most of them of other levels: on x86-64
+/// it compares [`SCAN`] slots at a time in vector registers (SSE2, which every x86-64 has).
+fn push_level(slots: &[u16], level: u16, first: u64, found: &mut Vec<u64>) {
+    let done = push_level_by_vectors(slots, level, first, found);
+    let start = first + done as u64;
+    found.extend(slots[done..].iter().enumerate().filter(|&(_, &s)| s == level).map(|(i, _)| start + i as u64));
+}
+
+/// [`push_level`] for the whole chunks of [`SCAN`] slots at the start of `slots`; returns
+/// how many slots it looked at.
+#[cfg(target_arch = "x86_64")]
+fn push_level_by_vectors(slots: &[u16], level: u16, first: u64, found: &mut Vec<u64>) -> usize {
+    use std::arch::x86_64::{__m128i, _mm_cmpeq_epi16, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi16};
+    let whole = slots.chunks_exact(SCAN);
+    let done = slots.len() - whole.remainder().len();
+    for (c, chunk) in whole.enumerate() {
+        // SAFETY: SSE2 is in every x86-64; each unaligned load reads 8 of the chunk's SCAN
+        // slots (16 bytes), inside the chunk.
+        let mut matches = unsafe {
+            let wanted = _mm_set1_epi16(level as i16);
+            let mut mask = 0u64;
+            for part in 0..SCAN / 8 {
+                let eight = _mm_loadu_si128(chunk.as_ptr().add(8 * part).cast::<__m128i>());
+                mask |= u64::from(_mm_movemask_epi8(_mm_cmpeq_epi16(eight, wanted)) as u16) << (16 * part);
+            }
+            mask & 0x5555_5555_5555_5555
+        };
+        while matches != 0 {
+            found.push(first + (c * SCAN) as u64 + u64::from(matches.trailing_zeros() / 2));
+            matches &= matches - 1;
+        }
+    }
+    done
+}
+
+/// [`push_level`] leaves every slot to its scalar loop where the vector one is not written.
+#[cfg(not(target_arch = "x86_64"))]
+fn push_level_by_vectors(_slots: &[u16], _level: u16, _first: u64, _found: &mut Vec<u64>) -> usize {
+    0
+}
+
 fn as_atomic_u16(slots: &mut [u16]) -> &[AtomicU16] {
     // SAFETY: `AtomicU16` has the size and alignment of `u16`, and the exclusive borrow
     // guarantees that no other access bypasses the atomics while the result lives.
@@ -357,6 +417,27 @@ mod tests {
     use crate::tables::retrograde::solve_tier;
     use crate::tables::shard::OwnTiers;
     use crate::tables::NoProgress;
+
+    #[test]
+    fn a_level_scan_finds_the_slots_a_filter_finds() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for len in [0, 1, 31, 32, 33, 64, 95, 200] {
+            let slots: Vec<u16> = (0..len)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    [3, 4, 5, 3 | SOLVED][(state % 4) as usize]
+                })
+                .collect();
+            for level in [3, 4, 9] {
+                let mut found = Vec::new();
+                push_level(&slots, level, 1000, &mut found);
+                let expected: Vec<u64> = (0..len).filter(|&i| slots[i] == level).map(|i| 1000 + i as u64).collect();
+                assert_eq!(found, expected, "{len} slots, level {level}");
+            }
+        }
+    }
 
     /// Three ranks solving their shards level by level, each asking the others for what it
     /// lacks, find every value one process finds, and each file block as one process encodes it.
