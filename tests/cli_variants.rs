@@ -27,7 +27,7 @@ fn bad_rules_are_refused_naming_the_options() {
             "'traditional' already sets nembak-lander, no-mikul and skip-origin, so 'skip-origin' contradicts or repeats it",
         ),
         ("dakon:", "'dakon:' names no option"),
-        ("kalah:no-mikul", "only dakon takes options (nembak-lander, no-mikul, skip-origin)"),
+        ("kalah:no-mikul", "only dakon takes options (nembak-lander, no-first-turn-capture, no-mikul, skip-origin)"),
         ("oware", "unknown rules 'oware'"),
     ] {
         let stderr = refused(&["solve", "start", "--holes", "3", "--rules", rules], 2);
