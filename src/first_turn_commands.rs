@@ -3,7 +3,7 @@
 //! [`dakon_solver::first_turn_search`], its leaves by a solver of the rules without the option.
 
 use dakon_solver::dakon::{DakonOptions, OpeningState};
-use dakon_solver::first_turn_search::{solve_opening, OpeningSolution};
+use dakon_solver::first_turn_search::{solve_opening, solve_opening_reporting, OpeningSolution};
 use dakon_solver::ruleset::{outcome, RuleSet, RulesName};
 use dakon_solver::search::{Limits, Solver};
 
@@ -74,10 +74,12 @@ fn work_json(solution: &OpeningSolution) -> serde_json::Value {
 /// As [`state_and_solver`].
 pub fn solve(position: &PositionArgs, options: DakonOptions, search: &SearchArgs, probe: &ProbeArgs, json: bool) -> Result<(), CliError> {
     let (state, solver, tables) = state_and_solver(position, options, search, probe)?;
-    let spinner = Spinner::start("solving the opening");
-    let solution = solve_opening(&solver, &state, options, &search.limits());
-    drop(spinner);
     let stored = state.position.store_difference();
+    // A long solve shows each bracket it proves, on standard error.
+    let progress = |lower: i32, upper: i32| eprintln!("proven so far: value between {:+} and {:+}", stored + lower, stored + upper);
+    let spinner = Spinner::start("solving the opening");
+    let solution = solve_opening_reporting(&solver, &state, options, &search.limits(), Some(&progress));
+    drop(spinner);
     let (lower, upper) = (stored + solution.lower, stored + solution.upper);
     let exact = lower == upper;
     if json {

@@ -22,7 +22,7 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use crate::dakon::{DakonOptions, OpeningState, Position};
-use crate::search::{Limits, Solver};
+use crate::search::{Limits, MixHashing, Solver};
 use crate::solvable::Solvable;
 
 /// What [`solve_opening`] proved.
@@ -49,6 +49,26 @@ pub struct OpeningSolution {
 /// A limit stopped the search.
 struct Stopped;
 
+/// Most states the memo holds before it is emptied and refilled, which bounds its memory
+/// (a few gigabytes) on the large boards: forgetting costs work, never correctness.
+const MEMO_STATES: usize = 1 << 25;
+
+/// Proven bounds of a state's future gain.
+type Bounds = (i16, i16);
+
+/// One move of an opening state, seen from the test of a bound.
+struct Step {
+    /// The state after the move.
+    next: OpeningState,
+    /// Whether the mover moves again (an extra move).
+    same_mover: bool,
+    /// The bound `next` is tested against: the mover's when `same_mover`, else the opponent's,
+    /// whose test must fail.
+    bound: i32,
+    /// The answer for the mover, when known without a search.
+    settled: Option<bool>,
+}
+
 /// The search's state: the solver of the leaves, the memo of proven bounds, and the counts.
 struct OpeningSearch<'a, R: Solvable<Position = Position>> {
     solver: &'a Solver<R>,
@@ -56,7 +76,9 @@ struct OpeningSearch<'a, R: Solvable<Position = Position>> {
     limits: &'a Limits,
     started: Instant,
     /// Proven bounds of the future gain, by board and pending first turns.
-    memo: HashMap<(Position, u8), (i32, i32)>,
+    memo: HashMap<(Position, u8), Bounds, MixHashing>,
+    /// Told the bounds of the root after each test.
+    progress: Option<&'a dyn Fn(i32, i32)>,
     opening_states: u64,
     leaf_tests: u64,
     leaf_nodes: u64,
@@ -71,12 +93,25 @@ pub fn solve_opening<R: Solvable<Position = Position>>(
     options: DakonOptions,
     limits: &Limits,
 ) -> OpeningSolution {
+    solve_opening_reporting(solver, state, options, limits, None)
+}
+
+/// [`solve_opening`], telling `progress` the proven bounds of the future gain after each
+/// null-window test of the root.
+pub fn solve_opening_reporting<R: Solvable<Position = Position>>(
+    solver: &Solver<R>,
+    state: &OpeningState,
+    options: DakonOptions,
+    limits: &Limits,
+    progress: Option<&dyn Fn(i32, i32)>,
+) -> OpeningSolution {
     let mut search = OpeningSearch {
         solver,
         options,
         limits,
         started: Instant::now(),
-        memo: HashMap::new(),
+        memo: HashMap::default(),
+        progress,
         opening_states: 0,
         leaf_tests: 0,
         leaf_nodes: 0,
@@ -92,6 +127,9 @@ pub fn solve_opening<R: Solvable<Position = Position>>(
             Ok(true) => lower = mid,
             Ok(false) => upper = mid - 2,
             Err(Stopped) => break,
+        }
+        if let Some(progress) = search.progress {
+            progress(lower, upper);
         }
     }
     let best_hole = if lower == upper { search.best_hole(state, lower) } else { None };
@@ -117,47 +155,86 @@ impl<R: Solvable<Position = Position>> OpeningSearch<'_, R> {
             return Ok(false);
         }
         let key = (state.position, state.pending_bits());
-        let (lower, upper) = self.memo.get(&key).copied().unwrap_or((-k, k));
-        if lower >= bound {
-            return Ok(true);
-        }
-        if upper < bound {
-            return Ok(false);
+        if let Some(known) = self.known(&key, bound) {
+            return Ok(known);
         }
         let holds = if state.is_opening() { self.opening_at_least(state, bound)? } else { self.leaf_at_least(&state.position, bound)? };
-        let entry = self.memo.entry(key).or_insert((-k, k));
+        if self.memo.len() >= MEMO_STATES {
+            self.memo.clear();
+        }
+        let entry = self.memo.entry(key).or_insert((-k as i16, k as i16));
         if holds {
-            entry.0 = entry.0.max(bound);
+            entry.0 = entry.0.max(bound as i16);
         } else {
-            entry.1 = entry.1.min(bound - 1);
+            entry.1 = entry.1.min(bound as i16 - 1);
         }
         Ok(holds)
     }
 
-    /// [`OpeningSearch::at_least`] of a state of the opening: some move reaches `bound`.
+    /// What the memo already proves of "the future gain of `key` is at least `bound`".
+    fn known(&self, key: &(Position, u8), bound: i32) -> Option<bool> {
+        let &(lower, upper) = self.memo.get(key)?;
+        if i32::from(lower) >= bound {
+            Some(true)
+        } else if i32::from(upper) < bound {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// [`OpeningSearch::at_least`] of a state of the opening: some move reaches `bound`. A
+    /// first pass looks only at what the memo proves of each move (an enhanced transposition
+    /// cutoff), so that a move proven good elsewhere settles the state before any search.
     fn opening_at_least(&mut self, state: &OpeningState, bound: i32) -> Result<bool, Stopped> {
         self.opening_states += 1;
-        for hole in state.position.legal_holes() {
-            if self.move_reaches(state, hole, bound)? {
+        let moves = state.position.moves();
+        let mut open = Vec::with_capacity(moves.len());
+        for &r in moves.as_slice() {
+            let step = self.step(state, r as usize, bound);
+            match step.settled {
+                Some(true) => return Ok(true),
+                Some(false) => {}
+                None => open.push(step),
+            }
+        }
+        // Moves that keep the turn first: an extra move is where a first turn gains.
+        open.sort_by_key(|step| !step.same_mover);
+        for step in open {
+            let holds = if step.same_mover { self.at_least(&step.next, step.bound)? } else { !self.at_least(&step.next, step.bound)? };
+            if holds {
                 return Ok(true);
             }
         }
         Ok(false)
     }
 
-    /// Whether playing `hole` in `state` gives the mover a future gain of at least `bound`.
-    fn move_reaches(&mut self, state: &OpeningState, hole: usize, bound: i32) -> Result<bool, Stopped> {
-        let mover = state.position.mover();
-        let (next, outcome) = state.play_hole_with(hole, self.options).expect("a legal hole");
-        let gain = outcome.gain(mover);
-        if next.position.is_over() {
-            Ok(gain >= bound)
-        } else if next.position.mover() == mover {
-            self.at_least(&next, bound - gain)
-        } else {
-            // The opponent's future gain must stay at most `gain - bound`.
-            Ok(!self.at_least(&next, gain - bound + 1)?)
+    /// Whether playing the mover's hole `r` in `state` gives the mover a future gain of at
+    /// least `bound`.
+    fn move_reaches(&mut self, state: &OpeningState, r: usize, bound: i32) -> Result<bool, Stopped> {
+        let step = self.step(state, r, bound);
+        match step.settled {
+            Some(settled) => Ok(settled),
+            None if step.same_mover => self.at_least(&step.next, step.bound),
+            None => Ok(!self.at_least(&step.next, step.bound)?),
         }
+    }
+
+    /// The mover's hole `r` played in `state`, and what reaching `bound` asks of the state after
+    /// it, settled when the game ends or the memo knows.
+    fn step(&self, state: &OpeningState, r: usize, bound: i32) -> Step {
+        let mover = state.position.mover();
+        let (next, outcome) = state.play_with(r, self.options);
+        let gain = outcome.gain(mover);
+        let same_mover = next.position.mover() == mover;
+        // After a turn ends, the opponent's future gain must stay at most `gain - bound`.
+        let child_bound = if same_mover { bound - gain } else { gain - bound + 1 };
+        let settled = if next.position.is_over() {
+            Some(gain >= bound)
+        } else {
+            self.known(&(next.position, next.pending_bits()), child_bound).map(|holds| holds == same_mover)
+        };
+        Step { next, same_mover, bound: child_bound, settled }
     }
 
     /// [`OpeningSearch::at_least`] of a position after the opening, by the solver.
@@ -182,10 +259,11 @@ impl<R: Solvable<Position = Position>> OpeningSearch<'_, R> {
         Ok(Limits { time, nodes, stop: self.limits.stop.clone() })
     }
 
-    /// A move of `state` proven to reach `value`, its exact future gain.
+    /// A move (absolute hole) of `state` proven to reach `value`, its exact future gain.
     fn best_hole(&mut self, state: &OpeningState, value: i32) -> Option<usize> {
-        let holes = state.position.legal_holes();
-        holes.into_iter().find(|&hole| matches!(self.move_reaches(state, hole, value), Ok(true)))
+        let moves = state.position.moves();
+        let r = moves.as_slice().iter().map(|&r| r as usize).find(|&r| matches!(self.move_reaches(state, r, value), Ok(true)))?;
+        Some(state.position.absolute_hole(state.position.mover(), r))
     }
 }
 
