@@ -45,7 +45,7 @@ fn kalah_plan(rules: RefRules, random_seed: u64) -> Plan {
         rules,
         leaf_budget: 30_000,
         opening_seeds: |_| vec![1, 2, 3, 4, 6],
-        random: (random_seed, 4, |_| 6),
+        random: (random_seed, 2, |_| 6),
         quick: (2_000_000, 100, "4,4,4,4,4,4/4,4,4,4,4,4 0/0 0", 8),
         print: (KALAH_OPENINGS, KALAH_POSITIONS, 0x4A7A, &[3, 5, 6, 7, 9], |rng, _| rng.gen_range(3..=6)),
     }
@@ -58,7 +58,7 @@ fn plans() -> [Plan; 3] {
             rules: dakon,
             leaf_budget: 60_000,
             opening_seeds: |n| vec![1, 2, n, n + 2],
-            random: (0xBE_F7, 6, |n| n + 2),
+            random: (0xBE_F7, 3, |n| n + 2),
             quick: (300_000, 50, "7,7,7,7,7,7,7/7,7,7,7,7,7,7 0/0 0", 10),
             print: (
                 &[(7, 7, 50_000_000)],
