@@ -7,6 +7,7 @@ mod cluster;
 mod commands;
 mod db_arg;
 mod distributed_solve;
+mod first_turn_commands;
 mod game_record;
 mod game_review;
 mod line;

@@ -38,7 +38,10 @@ impl PositionArgs {
     ///
     /// # Errors
     /// As [`PositionArgs::position`].
+    /// [`CliError::Input`] too for rules with `no-first-turn-capture`, which only `solve` and
+    /// `best` play (they read an opening state, not a position).
     pub fn position_and_rules(&self) -> Result<(Position, RuleSet), CliError> {
+        self.rules.refuse_opening_rules()?;
         let position = self.position()?;
         Ok((position, self.rules.of(&position)))
     }
@@ -62,5 +65,12 @@ pub fn parse_position(text: &str, holes: usize, seeds: Option<u32>) -> Result<Po
 /// # Errors
 /// The notation parser's message (the column and the problem), quoting `text`.
 pub fn parse_notation(text: &str) -> Result<Position, String> {
-    text.parse().map_err(|e| format!("invalid position '{text}': {e}"))
+    text.parse().map_err(|e| {
+        let hint = if text.contains(" first") {
+            " (the field 'first:...' of an opening state needs --rules dakon:no-first-turn-capture, with solve or best)"
+        } else {
+            ""
+        };
+        format!("invalid position '{text}': {e}{hint}")
+    })
 }

@@ -12,7 +12,8 @@ pub struct RulesArgs {
     /// The rules: `dakon` (this project's Javanese rules: relay sowing, nembak and mikul), a Dakon
     /// variant `dakon:<options>` (comma-separated, any order: `nembak-lander`, a nembak also
     /// takes the landing seed; `no-mikul`; `skip-origin`, a lap skips the hole it was lifted
-    /// from; `traditional`, all three; e.g. `dakon:no-mikul,skip-origin`), `kalah` (standard
+    /// from; `traditional`, those three; `no-first-turn-capture`, nothing is captured in a
+    /// player's first turn (solve and best only), e.g. `dakon:no-mikul,skip-origin`), `kalah` (standard
     /// Kalah: one lap, capture from an empty own hole when the facing hole holds seeds, the game
     /// ends when either side is empty and each player keeps their own side) or
     /// `kalah-empty-capture` (Kalah capturing the lone last seed even opposite an empty hole).
@@ -30,8 +31,28 @@ impl RulesArgs {
     ///
     /// # Errors
     /// [`CliError::Input`] if `holes` is outside `1..=9`.
+    /// [`CliError::Input`] too for rules with `no-first-turn-capture` (see
+    /// [`RulesArgs::refuse_opening_rules`]).
     pub fn for_holes(&self, holes: usize) -> Result<RuleSet, CliError> {
+        self.refuse_opening_rules()?;
         RuleSet::new(self.rules, holes).map_err(|e| CliError::Input(format!("--holes {holes}: {e}")))
+    }
+}
+
+impl RulesArgs {
+    /// Refuses rules with `no-first-turn-capture`, which only `dakon solve` and `dakon best`
+    /// play so far: every other command reads positions without the opening's first turns.
+    ///
+    /// # Errors
+    /// [`CliError::Input`] naming the rules.
+    pub fn refuse_opening_rules(&self) -> Result<(), CliError> {
+        if self.rules.needs_opening_state() {
+            return Err(CliError::Input(format!(
+                "the rules {} (no-first-turn-capture) are played by `dakon solve` and `dakon best` only so far",
+                self.rules
+            )));
+        }
+        Ok(())
     }
 }
 

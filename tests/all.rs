@@ -20,6 +20,7 @@ mod checker_rules_vs_engine;
 mod cli_batch;
 mod cli_campaign;
 mod cli_certificates;
+mod cli_first_turn;
 mod cli_game;
 mod cli_review;
 mod cli_rules;

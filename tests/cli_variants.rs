@@ -17,11 +17,17 @@ fn refused(args: &[&str], status: i32) -> String {
 #[test]
 fn bad_rules_are_refused_naming_the_options() {
     for (rules, expected) in [
-        ("dakon:no-relay", "unknown Dakon option 'no-relay': expected nembak-lander, no-mikul, skip-origin, traditional"),
+        (
+            "dakon:no-relay",
+            "unknown Dakon option 'no-relay': expected nembak-lander, no-first-turn-capture, no-mikul, skip-origin, traditional",
+        ),
         ("dakon:no-mikul,no-mikul", "the Dakon option 'no-mikul' is given twice"),
-        ("dakon:traditional,skip-origin", "'traditional' already sets every Dakon option, so 'skip-origin' contradicts or repeats it"),
+        (
+            "dakon:traditional,skip-origin",
+            "'traditional' already sets nembak-lander, no-mikul and skip-origin, so 'skip-origin' contradicts or repeats it",
+        ),
         ("dakon:", "'dakon:' names no option"),
-        ("kalah:no-mikul", "only dakon takes options (nembak-lander, no-mikul, skip-origin)"),
+        ("kalah:no-mikul", "only dakon takes options (nembak-lander, no-first-turn-capture, no-mikul, skip-origin)"),
         ("oware", "unknown rules 'oware'"),
     ] {
         let stderr = refused(&["solve", "start", "--holes", "3", "--rules", rules], 2);

@@ -340,7 +340,7 @@ fn every_kind_of_bad_input_is_refused_with_a_message_that_says_what_and_where() 
         (
             "/api/analyse",
             vec![("position", "start"), ("rules", "oware")],
-            "unknown rules 'oware': expected one of dakon, kalah, kalah-empty-capture, or dakon:<options> with options nembak-lander, no-mikul, skip-origin or traditional (comma-separated)",
+            "unknown rules 'oware': expected one of dakon, kalah, kalah-empty-capture, or dakon:<options> with options nembak-lander, no-first-turn-capture, no-mikul, skip-origin or traditional (comma-separated)",
         ),
         (
             "/api/analyse",

@@ -7,9 +7,16 @@ use pyo3::PyResult;
 /// The rules named `name`, the command line's names.
 ///
 /// # Errors
-/// `ValueError` with the command line's message naming the known rules.
+/// `ValueError` with the command line's message naming the known rules, or for rules with
+/// `no-first-turn-capture`, which the package does not play yet.
 pub fn parse(name: &str) -> PyResult<RulesName> {
-    name.parse().map_err(|e: UnknownRules| PyValueError::new_err(e.to_string()))
+    let rules: RulesName = name.parse().map_err(|e: UnknownRules| PyValueError::new_err(e.to_string()))?;
+    if rules.needs_opening_state() {
+        return Err(PyValueError::new_err(format!(
+            "rules '{rules}': no-first-turn-capture is not in the Python package yet (`dakon solve` and `dakon best` play it)"
+        )));
+    }
+    Ok(rules)
 }
 
 /// Every rule name, in the order `--help` lists them.

@@ -97,6 +97,7 @@ pub mod build_schedule;
 pub mod certificate;
 pub mod composition;
 pub mod dakon;
+pub mod first_turn_search;
 pub mod kalah;
 mod memory;
 pub mod opening;

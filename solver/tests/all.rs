@@ -9,6 +9,7 @@ mod minimax;
 mod random;
 mod reference;
 
+mod first_turn_capture;
 mod kalah_search_exact;
 mod kalah_tables;
 mod kalah_worked_examples;

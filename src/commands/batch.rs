@@ -89,6 +89,7 @@ struct Answer {
 }
 
 pub fn run(args: Args, cluster: Option<&Cluster>) -> Result<(), CliError> {
+    args.rules.refuse_opening_rules()?;
     let input = match cluster {
         None => read_input(&args)?,
         // Rank 0 reads the input (standard input reaches rank 0 only) and gives it to all.

@@ -7,6 +7,7 @@ use dakon_solver::search::Limits;
 use crate::cli_error::CliError;
 use crate::commands::solve::rules_note;
 use crate::db_arg::DbArgs;
+use crate::first_turn_commands;
 use crate::position_arg::PositionArgs;
 use crate::ranked_moves::ranked_moves;
 use crate::results_db::analyse_moves_kept;
@@ -24,7 +25,8 @@ use crate::tables_arg::ProbeArgs;
   dakon best '2,1,2,0,0/0,0,0,0,4 0/0 0'       what should player 0 play here?
   dakon best start --holes 6 --json           {\"moves\": [{\"hole\": H, \"value\": V, \"exact\": true}, ..]}
   dakon best start --db results.db            from the bounds kept there, keeping what is proven
-  dakon best start --rules kalah --holes 6 --seeds 3   every opening move of Kalah(6,3)")]
+  dakon best start --rules kalah --holes 6 --seeds 3   every opening move of Kalah(6,3)
+  dakon best start --holes 5 --rules dakon:no-first-turn-capture   the opening moves when first turns capture nothing")]
 pub struct Args {
     #[command(flatten)]
     position: PositionArgs,
@@ -40,6 +42,10 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
+    if let Some(options) = first_turn_commands::opening_options(args.position.rules.rules) {
+        first_turn_commands::refuse_unsupported(options, &[("--db", args.db.db.is_some())])?;
+        return first_turn_commands::best(&args.position, options, &args.search, &args.probe, args.json);
+    }
     let (position, rules) = args.position.position_and_rules()?;
     let (solver, tables) = solver_for(rules, &args.search, &args.probe)?;
     let db = args.db.open()?;

@@ -162,6 +162,7 @@ fn writable(dir: &std::path::Path) -> bool {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
+    args.rules.refuse_opening_rules()?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("serve")

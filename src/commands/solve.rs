@@ -15,6 +15,7 @@ use crate::cli_error::CliError;
 use crate::cluster::{self, Cluster};
 use crate::db_arg::DbArgs;
 use crate::distributed_solve::{self, Shared};
+use crate::first_turn_commands;
 use crate::line::absolute_line;
 use crate::position_arg::PositionArgs;
 use crate::results_db::{solve_kept, Bounds, Proof, Proved, ResultsDb};
@@ -51,7 +52,9 @@ use crate::tables_arg::ProbeArgs;
   dakon solve start --certificate 7x7.dkc       the value and a certificate of it
   dakon solve start --db results.db             start from the bounds kept there, keep what is proven
   dakon check 7x7.dkc                           ... which anyone can check
-  dakon solve start --rules kalah --holes 6 --seeds 4 --threads 1 --tt-mb 1024   Kalah(6,4)")]
+  dakon solve start --rules kalah --holes 6 --seeds 4 --threads 1 --tt-mb 1024   Kalah(6,4)
+  dakon solve start --rules dakon:no-first-turn-capture --holes 5   no capture in either player's first turn
+  dakon solve '8,0,8,8,8,8,8/8,8,8,8,8,8,1 0/1 1 first:1' --rules dakon:no-first-turn-capture   player 1's first turn")]
 pub struct Args {
     #[command(flatten)]
     position: PositionArgs,
@@ -100,6 +103,20 @@ impl Args {
 /// [`CliError::Input`] for a bad position or option, [`CliError::Failure`] for unreadable
 /// tables, a certificate the checker refuses, or a shared solve whose job was ended.
 pub fn run(args: Args, cluster: Option<&Cluster>) -> Result<(), CliError> {
+    if let Some(options) = first_turn_commands::opening_options(args.position.rules.rules) {
+        first_turn_commands::refuse_unsupported(
+            options,
+            &[
+                ("--certificate", args.certificate.is_some()),
+                ("--db", args.db.db.is_some()),
+                ("--at-least", args.at_least.is_some()),
+                ("--prove-win", args.prove_win),
+                ("--build-tables", args.build_tables.is_some()),
+                ("mpirun", cluster.is_some()),
+            ],
+        )?;
+        return first_turn_commands::solve(&args.position, options, &args.search, &args.probe, args.json);
+    }
     let (position, rules) = args.position.position_and_rules()?;
     let prints = cluster::prints(cluster);
     if let (Some(path), true) = (&args.certificate, prints) {

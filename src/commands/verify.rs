@@ -134,6 +134,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args, cluster: Option<&Cluster>) -> Result<(), CliError> {
+    args.rules.refuse_opening_rules()?;
     let boards = boards(&args)?;
     if !(args.budget.is_finite() && args.budget >= 0.0) {
         return Err(CliError::Input(format!("--budget must be a number of seconds, 0 or more; found {}", args.budget)));

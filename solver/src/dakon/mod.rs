@@ -8,6 +8,7 @@ mod board_rules;
 mod key;
 pub mod layout;
 mod notation;
+mod opening_state;
 mod options;
 mod player;
 mod position;
@@ -18,6 +19,7 @@ pub use board_rules::DakonBoardRules;
 pub use key::Key;
 pub use layout::MAX_HOLES;
 pub use notation::NotationError;
+pub use opening_state::OpeningState;
 pub use options::{DakonOptions, OptionsError};
 pub use player::Player;
 pub use position::{Capture, CaptureKind, MoveError, Outcome, Position, PositionError, Side, Sweep, MAX_SEEDS};
@@ -101,7 +103,8 @@ impl Rules for Dakon {
     #[inline]
     fn play(&self, pos: &Position, mv: u8) -> Step<Position> {
         // One predictable branch keeps the default move free of the options' tests.
-        let (next, outcome) = if self.options.is_none() { pos.play(mv as usize) } else { pos.play_with(mv as usize, self.options) };
+        let (next, outcome) =
+            if self.options.is_none() { pos.play(mv as usize) } else { pos.play_with(mv as usize, self.options.board_rules()) };
         board_rules::step(pos, next, outcome.gain(pos.mover()))
     }
 

@@ -23,8 +23,9 @@ struct NamedOption {
 }
 
 /// Every option, in the canonical order of a combined name.
-const OPTIONS: [NamedOption; 3] = [
+const OPTIONS: [NamedOption; 4] = [
     NamedOption { bit: DakonOptions::NEMBAK_LANDER.0, name: "nembak-lander" },
+    NamedOption { bit: DakonOptions::NO_FIRST_TURN_CAPTURE.0, name: "no-first-turn-capture" },
     NamedOption { bit: DakonOptions::NO_MIKUL.0, name: "no-mikul" },
     NamedOption { bit: DakonOptions::SKIP_ORIGIN.0, name: "skip-origin" },
 ];
@@ -33,8 +34,9 @@ const OPTIONS: [NamedOption; 3] = [
 const TRADITIONAL: &str = "traditional";
 
 /// The rules name of each set of options, by its bits: written out once so that a name is a
-/// `&'static str`, as table and certificate headers take it.
-const NAMES: [&str; 8] = [
+/// `&'static str`, as table and certificate headers take it. `traditional` names the three
+/// board options; `no-first-turn-capture` is named beside it (see `docs/rules.md`).
+const NAMES: [&str; 16] = [
     "dakon",
     "dakon:nembak-lander",
     "dakon:no-mikul",
@@ -43,6 +45,14 @@ const NAMES: [&str; 8] = [
     "dakon:nembak-lander,skip-origin",
     "dakon:no-mikul,skip-origin",
     "dakon:traditional",
+    "dakon:no-first-turn-capture",
+    "dakon:nembak-lander,no-first-turn-capture",
+    "dakon:no-first-turn-capture,no-mikul",
+    "dakon:nembak-lander,no-first-turn-capture,no-mikul",
+    "dakon:no-first-turn-capture,skip-origin",
+    "dakon:nembak-lander,no-first-turn-capture,skip-origin",
+    "dakon:no-first-turn-capture,no-mikul,skip-origin",
+    "dakon:no-first-turn-capture,traditional",
 ];
 
 impl DakonOptions {
@@ -54,10 +64,19 @@ impl DakonOptions {
     pub const NO_MIKUL: DakonOptions = DakonOptions(2);
     /// `skip-origin`: a lap of `2n + 1` seeds or more skips the hole it was lifted from.
     pub const SKIP_ORIGIN: DakonOptions = DakonOptions(4);
-    /// `traditional`: every option at once.
+    /// `no-first-turn-capture`: while a player has not finished their first turn, a lap
+    /// ending in an empty hole takes nothing. Given to [`Position::play_with`] it means that
+    /// the mover is still in their first turn; which turn that is, only an
+    /// [`OpeningState`](crate::dakon::OpeningState) knows.
+    ///
+    /// [`Position::play_with`]: crate::dakon::Position::play_with
+    pub const NO_FIRST_TURN_CAPTURE: DakonOptions = DakonOptions(8);
+    /// `traditional`: the three options of the move itself (nembak-lander, no-mikul,
+    /// skip-origin); `no-first-turn-capture` is added by name.
     pub const TRADITIONAL: DakonOptions = DakonOptions(7);
 
-    /// Every set of options, the default first, each once.
+    /// Every set of the options of the move itself (no `no-first-turn-capture`), the default
+    /// first, each once: the variants whose positions need no more than the board.
     pub const ALL: [DakonOptions; 8] = [
         DakonOptions(0),
         DakonOptions(1),
@@ -78,6 +97,18 @@ impl DakonOptions {
     /// Whether this is the default rules.
     pub const fn is_none(self) -> bool {
         self.0 == 0
+    }
+
+    /// These options without `no-first-turn-capture`: the rules once both first turns are over,
+    /// which the search, the tables and the certificates' strategies play by.
+    #[inline(always)]
+    pub const fn board_rules(self) -> DakonOptions {
+        DakonOptions(self.0 & !DakonOptions::NO_FIRST_TURN_CAPTURE.0)
+    }
+
+    /// These options with `other`'s added.
+    pub const fn with(self, other: DakonOptions) -> DakonOptions {
+        DakonOptions(self.0 | other.0)
     }
 
     /// The rules name: `dakon`, `dakon:<options>` in the canonical order, or
@@ -105,7 +136,7 @@ pub enum OptionsError {
     Unknown(String),
     /// The same option twice.
     Repeated(String),
-    /// `traditional` (every option) combined with more options.
+    /// `traditional` (the three options of the move) combined with one of them.
     TraditionalWithOthers(String),
     /// `dakon:` with nothing after it.
     Empty,
@@ -118,7 +149,7 @@ impl fmt::Display for OptionsError {
             OptionsError::Unknown(name) => write!(f, "unknown Dakon option '{name}': expected {}", known()),
             OptionsError::Repeated(name) => write!(f, "the Dakon option '{name}' is given twice"),
             OptionsError::TraditionalWithOthers(name) => {
-                write!(f, "'traditional' already sets every Dakon option, so '{name}' contradicts or repeats it")
+                write!(f, "'traditional' already sets nembak-lander, no-mikul and skip-origin, so '{name}' contradicts or repeats it")
             }
             OptionsError::Empty => write!(f, "'dakon:' names no option: expected {}", known()),
         }
@@ -133,17 +164,16 @@ impl FromStr for DakonOptions {
     /// Parses a comma-separated list of options, in any order.
     ///
     /// # Errors
-    /// [`OptionsError`] for an unknown or repeated option, `traditional` with others, or an
-    /// empty list.
+    /// [`OptionsError`] for an unknown or repeated option, `traditional` with another option
+    /// of the move, or an empty list.
     fn from_str(text: &str) -> Result<DakonOptions, OptionsError> {
         if text.is_empty() {
             return Err(OptionsError::Empty);
         }
         let names: Vec<&str> = text.split(',').collect();
-        if names.len() > 1 {
-            if let Some(other) = names.iter().find(|&&n| n != TRADITIONAL).filter(|_| names.contains(&TRADITIONAL)) {
-                return Err(OptionsError::TraditionalWithOthers(other.to_string()));
-            }
+        let opening = OPTIONS[1].name;
+        if let Some(other) = names.iter().find(|&&n| n != TRADITIONAL && n != opening).filter(|_| names.contains(&TRADITIONAL)) {
+            return Err(OptionsError::TraditionalWithOthers(other.to_string()));
         }
         let mut options = DakonOptions::NONE;
         for name in names {
@@ -166,11 +196,12 @@ mod tests {
 
     #[test]
     fn every_name_parses_back_to_its_options() {
-        for options in DakonOptions::ALL {
+        for options in DakonOptions::ALL.into_iter().flat_map(|o| [o, o.with(DakonOptions::NO_FIRST_TURN_CAPTURE)]) {
             let name = options.rules_name();
             let parsed = name.strip_prefix("dakon:").map_or(Ok(DakonOptions::NONE), str::parse);
             assert_eq!(parsed, Ok(options), "{name}");
-            assert!(name.len() <= 32, "{name}: table and certificate headers hold 32 bytes");
+            let board = options.board_rules().rules_name();
+            assert!(board.len() <= 32, "{board}: table and certificate headers hold 32 bytes");
         }
     }
 
@@ -180,14 +211,21 @@ mod tests {
         assert_eq!(options.rules_name(), "dakon:nembak-lander,skip-origin");
         let all: DakonOptions = "skip-origin,no-mikul,nembak-lander".parse().unwrap();
         assert_eq!(all, DakonOptions::TRADITIONAL);
+        let opening: DakonOptions = "traditional,no-first-turn-capture".parse().unwrap();
+        assert_eq!(opening.rules_name(), "dakon:no-first-turn-capture,traditional");
+        assert_eq!(opening.board_rules(), DakonOptions::TRADITIONAL);
     }
 
     #[test]
     fn bad_lists_are_refused_naming_the_option() {
         let error = |text: &str| text.parse::<DakonOptions>().unwrap_err().to_string();
-        assert_eq!(error("no-relay"), "unknown Dakon option 'no-relay': expected nembak-lander, no-mikul, skip-origin, traditional");
+        assert_eq!(
+            error("no-relay"),
+            "unknown Dakon option 'no-relay': expected nembak-lander, no-first-turn-capture, no-mikul, skip-origin, traditional"
+        );
         assert_eq!(error("no-mikul,no-mikul"), "the Dakon option 'no-mikul' is given twice");
-        assert!(error("traditional,skip-origin").contains("'traditional' already sets every Dakon option, so 'skip-origin'"));
+        assert!(error("traditional,skip-origin")
+            .contains("'traditional' already sets nembak-lander, no-mikul and skip-origin, so 'skip-origin'"));
         assert!(error("").contains("names no option"));
     }
 }

@@ -455,7 +455,9 @@ impl Position {
                 laps += 1;
                 continue;
             }
-            if last < n {
+            if options.contains(DakonOptions::NO_FIRST_TURN_CAPTURE) {
+                // The mover's first turn: an empty hole on either side takes nothing.
+            } else if last < n {
                 // Nembak: take the facing hole (the landed seed stays, unless the option takes
                 // it too).
                 let mut seeds = lanes.take(16 + n - 1 - last);

@@ -50,6 +50,14 @@ impl RulesName {
         }
     }
 
+    /// Whether a position alone does not say how play goes on: Dakon with
+    /// `no-first-turn-capture`, whose opening needs an
+    /// [`OpeningState`](crate::dakon::OpeningState). Everything that reads bare positions
+    /// (tables, certificates, records) refuses these rules.
+    pub fn needs_opening_state(self) -> bool {
+        matches!(self, RulesName::Dakon(options) if options.contains(DakonOptions::NO_FIRST_TURN_CAPTURE))
+    }
+
     /// Whether these are Dakon's rules, with or without options.
     pub fn is_dakon(self) -> bool {
         matches!(self, RulesName::Dakon(_))

@@ -11,6 +11,7 @@
 
 pub mod kalah;
 pub mod notation;
+pub mod opening;
 pub mod random;
 pub mod rules;
 
@@ -39,6 +40,9 @@ pub struct Options {
     pub no_mikul: bool,
     /// A lap does not drop a seed into the hole it was lifted from.
     pub skip_origin: bool,
+    /// The mover is in their first turn under `no-first-turn-capture`: a lap ending in an
+    /// empty hole takes nothing ([`opening::Opening`] says when).
+    pub no_capture: bool,
 }
 
 /// A position: `n` holes per row, seeds per hole and store, and the player to move.
@@ -200,7 +204,9 @@ impl Board {
                 report.laps += 1;
                 continue;
             }
-            if b.owner(h) == mover {
+            if options.no_capture {
+                // A first turn under no-first-turn-capture: the turn ends, nothing is taken.
+            } else if b.owner(h) == mover {
                 // Nembak: the facing hole goes to the mover's store; the landed seed stays.
                 let f = b.facing(h);
                 let mut taken = b.holes[f];

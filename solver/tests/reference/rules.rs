@@ -16,7 +16,7 @@ pub enum RefRules {
 
 /// Dakon with options `nembak_lander`, `no_mikul`, `skip_origin`.
 const fn dakon(nembak_lander: bool, no_mikul: bool, skip_origin: bool) -> RefRules {
-    RefRules::Dakon(Options { nembak_lander, no_mikul, skip_origin })
+    RefRules::Dakon(Options { nembak_lander, no_mikul, skip_origin, no_capture: false })
 }
 
 impl RefRules {
@@ -41,6 +41,7 @@ impl RefRules {
     pub fn name(self) -> &'static str {
         match self {
             RefRules::Dakon(o) => match (o.nembak_lander, o.no_mikul, o.skip_origin) {
+                // `no_capture` is a state of a first turn, not a rule set (see `opening`).
                 (false, false, false) => "dakon",
                 (true, false, false) => "dakon:nembak-lander",
                 (false, true, false) => "dakon:no-mikul",

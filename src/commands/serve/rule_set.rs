@@ -19,7 +19,11 @@ impl RuleSet {
     /// # Errors
     /// A message naming the rule sets and options this server knows.
     pub fn named(name: &str) -> Result<RuleSet, String> {
-        name.parse().map(RuleSet).map_err(|e: ruleset::UnknownRules| e.to_string())
+        let rules: RulesName = name.parse().map_err(|e: ruleset::UnknownRules| e.to_string())?;
+        if rules.needs_opening_state() {
+            return Err(format!("rules '{rules}': no-first-turn-capture is not served yet (`dakon solve` and `dakon best` play it)"));
+        }
+        Ok(RuleSet(rules))
     }
 
     /// Every rule set a server of these rules plays: Dakon's server plays each Dakon variant
@@ -62,5 +66,6 @@ mod tests {
         assert_eq!(RuleSet(RulesName::DAKON).family().len(), 8);
         assert_eq!(RuleSet(RulesName::Kalah).family(), vec![RuleSet(RulesName::Kalah)]);
         assert!(RuleSet::named("dakon:no-mikul,no-mikul").unwrap_err().contains("'no-mikul' is given twice"));
+        assert!(RuleSet::named("dakon:no-first-turn-capture").unwrap_err().contains("no-first-turn-capture is not served yet"));
     }
 }

@@ -1,0 +1,313 @@
+//! The exact value of an opening state under `no-first-turn-capture` (see
+//! [`OpeningState`]): a null-window search over the states of the opening, with its own memo
+//! keyed by board and pending first turns, whose leaves (both first turns over) are ordinary
+//! positions tested by the solver of the rules without the option.
+//!
+//! The option only lives during the opening, so the solver, its transposition table and the
+//! endgame tables never see a first-turn flag: a state of the opening is never stored there,
+//! and a leaf is a position like any other.
+//!
+//! ```
+//! use dakon_solver::dakon::{Dakon, DakonOptions, OpeningState};
+//! use dakon_solver::first_turn_search::solve_opening;
+//! use dakon_solver::search::{Config, Limits, Solver};
+//!
+//! let options: DakonOptions = "no-first-turn-capture".parse().unwrap();
+//! let solver = Solver::new(Dakon::with_options(3, options.board_rules()).unwrap(), Config { threads: 1, tt_bytes: 1 << 20 }, None);
+//! let solution = solve_opening(&solver, &OpeningState::start(3, 3).unwrap(), options, &Limits::default());
+//! assert!(solution.lower == solution.upper && solution.best_hole.is_some());
+//! ```
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use crate::dakon::{DakonOptions, OpeningState, Position};
+use crate::search::{Limits, MixHashing, Solver};
+use crate::solvable::Solvable;
+
+/// What [`solve_opening`] proved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpeningSolution {
+    /// Proven lower bound of the future gain of the state (the mover's future store gain minus
+    /// the opponent's); equal to `upper` when exact.
+    pub lower: i32,
+    /// Proven upper bound.
+    pub upper: i32,
+    /// A move (absolute hole) proven to achieve `lower`, when the value is exact and the game
+    /// not over.
+    pub best_hole: Option<usize>,
+    /// States of the opening searched (leaves excluded).
+    pub opening_states: u64,
+    /// Null-window tests of leaves handed to the solver, and the positions they visited.
+    pub leaf_tests: u64,
+    /// Positions the leaf tests visited.
+    pub leaf_nodes: u64,
+    /// Time spent.
+    pub elapsed: Duration,
+}
+
+/// A limit stopped the search.
+struct Stopped;
+
+/// Most states the memo holds before it is emptied and refilled, which bounds its memory
+/// (a few gigabytes) on the large boards: forgetting costs work, never correctness.
+const MEMO_STATES: usize = 1 << 25;
+
+/// Proven bounds of a state's future gain.
+type Bounds = (i16, i16);
+
+/// One move of an opening state, seen from the test of a bound.
+struct Step {
+    /// The state after the move.
+    next: OpeningState,
+    /// Whether the mover moves again (an extra move).
+    same_mover: bool,
+    /// The bound `next` is tested against: the mover's when `same_mover`, else the opponent's,
+    /// whose test must fail.
+    bound: i32,
+    /// The answer for the mover, when known without a search.
+    settled: Option<bool>,
+}
+
+/// The search's state: the solver of the leaves, the memo of proven bounds, and the counts.
+struct OpeningSearch<'a, R: Solvable<Position = Position>> {
+    solver: &'a Solver<R>,
+    options: DakonOptions,
+    limits: &'a Limits,
+    started: Instant,
+    /// Proven bounds of the future gain, by board and pending first turns.
+    memo: HashMap<(Position, u8), Bounds, MixHashing>,
+    /// Told the bounds of the root after each test.
+    progress: Option<&'a dyn Fn(i32, i32)>,
+    opening_states: u64,
+    leaf_tests: u64,
+    leaf_nodes: u64,
+}
+
+/// Solves `state` under `options` (which must include `no-first-turn-capture`; the leaves are
+/// tested by `solver`, whose rules must be `options.board_rules()` on the state's board):
+/// the exact future gain unless a limit stops it, then the bounds proven so far.
+pub fn solve_opening<R: Solvable<Position = Position>>(
+    solver: &Solver<R>,
+    state: &OpeningState,
+    options: DakonOptions,
+    limits: &Limits,
+) -> OpeningSolution {
+    solve_opening_reporting(solver, state, options, limits, None)
+}
+
+/// [`solve_opening`], telling `progress` the proven bounds of the future gain after each
+/// null-window test of the root.
+pub fn solve_opening_reporting<R: Solvable<Position = Position>>(
+    solver: &Solver<R>,
+    state: &OpeningState,
+    options: DakonOptions,
+    limits: &Limits,
+    progress: Option<&dyn Fn(i32, i32)>,
+) -> OpeningSolution {
+    let mut search = OpeningSearch {
+        solver,
+        options,
+        limits,
+        started: Instant::now(),
+        memo: HashMap::default(),
+        progress,
+        opening_states: 0,
+        leaf_tests: 0,
+        leaf_nodes: 0,
+    };
+    let k = state.position.seeds_on_board() as i32;
+    // The future gain has the parity of the seeds on the board (each ends in one store), so
+    // the bisection runs over the values of that parity only.
+    let (mut lower, mut upper) = (-k, k);
+    while lower < upper {
+        let steps = (upper - lower) / 2;
+        let mid = lower + 2 * ((steps + 1) / 2);
+        match search.at_least(state, mid) {
+            Ok(true) => lower = mid,
+            Ok(false) => upper = mid - 2,
+            Err(Stopped) => break,
+        }
+        if let Some(progress) = search.progress {
+            progress(lower, upper);
+        }
+    }
+    let best_hole = if lower == upper { search.best_hole(state, lower) } else { None };
+    OpeningSolution {
+        lower,
+        upper,
+        best_hole,
+        opening_states: search.opening_states,
+        leaf_tests: search.leaf_tests,
+        leaf_nodes: search.leaf_nodes,
+        elapsed: search.started.elapsed(),
+    }
+}
+
+impl<R: Solvable<Position = Position>> OpeningSearch<'_, R> {
+    /// Whether the future gain of `state` is at least `bound`.
+    fn at_least(&mut self, state: &OpeningState, bound: i32) -> Result<bool, Stopped> {
+        let k = state.position.seeds_on_board() as i32;
+        if bound <= -k {
+            return Ok(true);
+        }
+        if bound > k {
+            return Ok(false);
+        }
+        let key = (state.position, state.pending_bits());
+        if let Some(known) = self.known(&key, bound) {
+            return Ok(known);
+        }
+        let holds = if state.is_opening() { self.opening_at_least(state, bound)? } else { self.leaf_at_least(&state.position, bound)? };
+        if self.memo.len() >= MEMO_STATES {
+            self.memo.clear();
+        }
+        let entry = self.memo.entry(key).or_insert((-k as i16, k as i16));
+        if holds {
+            entry.0 = entry.0.max(bound as i16);
+        } else {
+            entry.1 = entry.1.min(bound as i16 - 1);
+        }
+        Ok(holds)
+    }
+
+    /// What the memo already proves of "the future gain of `key` is at least `bound`".
+    fn known(&self, key: &(Position, u8), bound: i32) -> Option<bool> {
+        let &(lower, upper) = self.memo.get(key)?;
+        if i32::from(lower) >= bound {
+            Some(true)
+        } else if i32::from(upper) < bound {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// [`OpeningSearch::at_least`] of a state of the opening: some move reaches `bound`. A
+    /// first pass looks only at what the memo proves of each move (an enhanced transposition
+    /// cutoff), so that a move proven good elsewhere settles the state before any search.
+    fn opening_at_least(&mut self, state: &OpeningState, bound: i32) -> Result<bool, Stopped> {
+        self.opening_states += 1;
+        let moves = state.position.moves();
+        let mut open = Vec::with_capacity(moves.len());
+        for &r in moves.as_slice() {
+            let step = self.step(state, r as usize, bound);
+            match step.settled {
+                Some(true) => return Ok(true),
+                Some(false) => {}
+                None => open.push(step),
+            }
+        }
+        // Moves that keep the turn first: an extra move is where a first turn gains.
+        open.sort_by_key(|step| !step.same_mover);
+        for step in open {
+            let holds = if step.same_mover { self.at_least(&step.next, step.bound)? } else { !self.at_least(&step.next, step.bound)? };
+            if holds {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Whether playing the mover's hole `r` in `state` gives the mover a future gain of at
+    /// least `bound`.
+    fn move_reaches(&mut self, state: &OpeningState, r: usize, bound: i32) -> Result<bool, Stopped> {
+        let step = self.step(state, r, bound);
+        match step.settled {
+            Some(settled) => Ok(settled),
+            None if step.same_mover => self.at_least(&step.next, step.bound),
+            None => Ok(!self.at_least(&step.next, step.bound)?),
+        }
+    }
+
+    /// The mover's hole `r` played in `state`, and what reaching `bound` asks of the state after
+    /// it, settled when the game ends or the memo knows.
+    fn step(&self, state: &OpeningState, r: usize, bound: i32) -> Step {
+        let mover = state.position.mover();
+        let (next, outcome) = state.play_with(r, self.options);
+        let gain = outcome.gain(mover);
+        let same_mover = next.position.mover() == mover;
+        // After a turn ends, the opponent's future gain must stay at most `gain - bound`.
+        let child_bound = if same_mover { bound - gain } else { gain - bound + 1 };
+        let settled = if next.position.is_over() {
+            Some(gain >= bound)
+        } else {
+            self.known(&(next.position, next.pending_bits()), child_bound).map(|holds| holds == same_mover)
+        };
+        Step { next, same_mover, bound: child_bound, settled }
+    }
+
+    /// [`OpeningSearch::at_least`] of a position after the opening, by the solver.
+    fn leaf_at_least(&mut self, position: &Position, bound: i32) -> Result<bool, Stopped> {
+        let limits = self.remaining()?;
+        let answer = self.solver.prove_at_least(position, bound, &limits);
+        self.leaf_tests += 1;
+        self.leaf_nodes += answer.nodes;
+        answer.holds.ok_or(Stopped)
+    }
+
+    /// What is left of the limits, for one leaf test.
+    fn remaining(&self) -> Result<Limits, Stopped> {
+        let time = match self.limits.time {
+            Some(budget) => Some(budget.checked_sub(self.started.elapsed()).filter(|t| !t.is_zero()).ok_or(Stopped)?),
+            None => None,
+        };
+        let nodes = match self.limits.nodes {
+            Some(budget) => Some(budget.checked_sub(self.leaf_nodes).filter(|&n| n > 0).ok_or(Stopped)?),
+            None => None,
+        };
+        Ok(Limits { time, nodes, stop: self.limits.stop.clone() })
+    }
+
+    /// A move (absolute hole) of `state` proven to reach `value`, its exact future gain.
+    fn best_hole(&mut self, state: &OpeningState, value: i32) -> Option<usize> {
+        let moves = state.position.moves();
+        let r = moves.as_slice().iter().map(|&r| r as usize).find(|&r| matches!(self.move_reaches(state, r, value), Ok(true)))?;
+        Some(state.position.absolute_hole(state.position.mover(), r))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dakon::Dakon;
+    use crate::search::Config;
+
+    /// The future gain of `state` by plain minimax over every move, the opening's and the
+    /// leaves' alike.
+    fn minimax(state: &OpeningState, options: DakonOptions) -> i32 {
+        let mover = state.position.mover();
+        let holes = state.position.legal_holes();
+        if holes.is_empty() {
+            return 0;
+        }
+        holes
+            .into_iter()
+            .map(|hole| {
+                let (next, outcome) = state.play_hole_with(hole, options).unwrap();
+                let rest = if next.position.is_over() { 0 } else { minimax(&next, options) };
+                outcome.gain(mover) + if next.position.mover() == mover { rest } else { -rest }
+            })
+            .max()
+            .unwrap()
+    }
+
+    #[test]
+    fn the_search_agrees_with_minimax_on_small_starts() {
+        for board in DakonOptions::ALL {
+            let options = board.with(DakonOptions::NO_FIRST_TURN_CAPTURE);
+            for (n, s) in [(1, 3), (2, 2), (2, 3), (3, 1), (3, 2)] {
+                let solver = Solver::new(Dakon::with_options(n, board).unwrap(), Config { threads: 1, tt_bytes: 1 << 20 }, None);
+                let state = OpeningState::start(n, s).unwrap();
+                let solution = solve_opening(&solver, &state, options, &Limits::default());
+                let exact = minimax(&state, options);
+                assert_eq!((solution.lower, solution.upper), (exact, exact), "{options} {n}x{s}");
+                let hole = solution.best_hole.unwrap();
+                let (next, outcome) = state.play_hole_with(hole, options).unwrap();
+                let rest = if next.position.is_over() { 0 } else { minimax(&next, options) };
+                let mover = state.position.mover();
+                assert_eq!(outcome.gain(mover) + if next.position.mover() == mover { rest } else { -rest }, exact);
+            }
+        }
+    }
+}

@@ -1,0 +1,168 @@
+//! `dakon solve` and `dakon best` under `no-first-turn-capture`: the opening state of the
+//! POSITION argument (`start`, or notation with an optional `first:` field) solved by
+//! [`dakon_solver::first_turn_search`], its leaves by a solver of the rules without the option.
+
+use dakon_solver::dakon::{DakonOptions, OpeningState};
+use dakon_solver::first_turn_search::{solve_opening, solve_opening_reporting, OpeningSolution};
+use dakon_solver::ruleset::{outcome, RuleSet, RulesName};
+use dakon_solver::search::{Limits, Solver};
+
+use crate::cli_error::CliError;
+use crate::position_arg::PositionArgs;
+use crate::search_args::{solver_for, SearchArgs};
+use crate::spinner::Spinner;
+use crate::tables_arg::ProbeArgs;
+
+/// The options of `rules` when they include `no-first-turn-capture`.
+pub fn opening_options(rules: RulesName) -> Option<DakonOptions> {
+    match rules {
+        RulesName::Dakon(options) if options.contains(DakonOptions::NO_FIRST_TURN_CAPTURE) => Some(options),
+        _ => None,
+    }
+}
+
+/// What the options that the opening search does not serve are called, when one is given.
+pub fn refuse_unsupported(options: DakonOptions, unsupported: &[(&str, bool)]) -> Result<(), CliError> {
+    match unsupported.iter().find(|(_, given)| *given) {
+        Some((flag, _)) => Err(CliError::Input(format!(
+            "{flag} is not available under the rules {options} yet: the opening search gives values and best moves only"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// The opening state the arguments name: `start` (both first turns pending) or notation.
+///
+/// # Errors
+/// [`CliError::Input`] for a bad position.
+fn opening_state(position: &PositionArgs) -> Result<OpeningState, CliError> {
+    if position.position.trim() == "start" {
+        let seeds = position.seeds.unwrap_or(position.holes as u32);
+        return OpeningState::start(position.holes, seeds)
+            .map_err(|e| CliError::Input(format!("cannot set up the start of --holes {} --seeds {seeds}: {e}", position.holes)));
+    }
+    position.position.parse().map_err(|e| CliError::Input(format!("invalid position '{}': {e}", position.position)))
+}
+
+/// The state, a solver of the rules after the opening, and whether it reads tables.
+///
+/// # Errors
+/// [`CliError::Input`] for a bad position, [`CliError::Failure`] for unreadable tables.
+fn state_and_solver(
+    position: &PositionArgs,
+    options: DakonOptions,
+    search: &SearchArgs,
+    probe: &ProbeArgs,
+) -> Result<(OpeningState, Solver<RuleSet>, bool), CliError> {
+    let state = opening_state(position)?;
+    let board_rules = RuleSet::of(RulesName::Dakon(options.board_rules()), &state.position);
+    let (solver, tables) = solver_for(board_rules, search, probe)?;
+    Ok((state, solver, tables))
+}
+
+/// The solution's work as JSON fields.
+fn work_json(solution: &OpeningSolution) -> serde_json::Value {
+    serde_json::json!({
+        "opening_states": solution.opening_states, "leaf_tests": solution.leaf_tests,
+        "leaf_nodes": solution.leaf_nodes, "seconds": solution.elapsed.as_secs_f64(),
+    })
+}
+
+/// `dakon solve` of an opening state: its value, a best move, the work.
+///
+/// # Errors
+/// As [`state_and_solver`].
+pub fn solve(position: &PositionArgs, options: DakonOptions, search: &SearchArgs, probe: &ProbeArgs, json: bool) -> Result<(), CliError> {
+    let (state, solver, tables) = state_and_solver(position, options, search, probe)?;
+    let stored = state.position.store_difference();
+    // A long solve shows each bracket it proves, on standard error.
+    let progress = |lower: i32, upper: i32| eprintln!("proven so far: value between {:+} and {:+}", stored + lower, stored + upper);
+    let spinner = Spinner::start("solving the opening");
+    let solution = solve_opening_reporting(&solver, &state, options, &search.limits(), Some(&progress));
+    drop(spinner);
+    let (lower, upper) = (stored + solution.lower, stored + solution.upper);
+    let exact = lower == upper;
+    if json {
+        let json = serde_json::json!({
+            "position": state.to_string(), "rules": options.rules_name(), "exact": exact,
+            "value": exact.then_some(lower), "lower": lower, "upper": upper,
+            "result": exact.then(|| outcome(lower)), "best_move": solution.best_hole,
+            "work": work_json(&solution), "tables": tables,
+        });
+        println!("{json}");
+        return Ok(());
+    }
+    println!("position: {state} (rules {options})");
+    let mover = state.position.mover();
+    if exact {
+        println!("value: {lower:+} for player {mover} to move: {}", outcome(lower));
+    } else {
+        println!("value: not exact (stopped by a limit or Ctrl-C): between {lower:+} and {upper:+} for player {mover} to move");
+    }
+    if let Some(hole) = solution.best_hole {
+        println!("best move: {hole}");
+    }
+    print_work(&solution, tables);
+    Ok(())
+}
+
+/// `dakon best` of an opening state: every move with its value, best first.
+///
+/// # Errors
+/// As [`state_and_solver`].
+pub fn best(position: &PositionArgs, options: DakonOptions, search: &SearchArgs, probe: &ProbeArgs, json: bool) -> Result<(), CliError> {
+    let (state, solver, tables) = state_and_solver(position, options, search, probe)?;
+    let limits: Limits = search.limits();
+    let stored = state.position.store_difference();
+    let mover = state.position.mover();
+    let spinner = Spinner::start("valuing every move");
+    let mut moves = Vec::new();
+    for hole in state.position.legal_holes() {
+        let (next, outcome) = state.play_hole_with(hole, options).expect("a legal hole");
+        let gain = stored + outcome.gain(mover);
+        let (lower, upper) = if next.position.is_over() {
+            (gain, gain)
+        } else {
+            let after = solve_opening(&solver, &next, options, &limits);
+            if next.position.mover() == mover {
+                (gain + after.lower, gain + after.upper)
+            } else {
+                (gain - after.upper, gain - after.lower)
+            }
+        };
+        moves.push((hole, lower, upper));
+    }
+    drop(spinner);
+    moves.sort_by_key(|&(hole, lower, _)| (-lower, hole));
+    if json {
+        let list: Vec<_> = moves
+            .iter()
+            .map(|&(hole, lower, upper)| serde_json::json!({"hole": hole, "exact": lower == upper, "value": (lower == upper).then_some(lower), "lower": lower, "upper": upper}))
+            .collect();
+        println!("{}", serde_json::json!({"position": state.to_string(), "rules": options.rules_name(), "moves": list, "tables": tables}));
+        return Ok(());
+    }
+    println!("position: {state} (rules {options})");
+    let best = moves.first().map_or(0, |m| m.1);
+    for (hole, lower, upper) in moves {
+        if lower == upper {
+            let cost = if lower == best { String::new() } else { format!("  (costs {})", best - lower) };
+            println!("{hole:>3}  {lower:+}  {}{cost}", outcome(lower));
+        } else {
+            println!("{hole:>3}  between {lower:+} and {upper:+} (not exact: stopped by a limit or Ctrl-C)");
+        }
+    }
+    Ok(())
+}
+
+/// The work of a solve, in words.
+fn print_work(solution: &OpeningSolution, tables: bool) {
+    println!(
+        "work: {} opening states, {} leaf tests visiting {} positions, {:.3} s, endgame tables: {}",
+        solution.opening_states,
+        solution.leaf_tests,
+        solution.leaf_nodes,
+        solution.elapsed.as_secs_f64(),
+        if tables { "used" } else { "none" }
+    );
+}

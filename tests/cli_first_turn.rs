@@ -1,0 +1,95 @@
+//! `no-first-turn-capture` on the command line: `solve` and `best` of opening states against a
+//! plain memoized minimax over the rules engine, and the refusals (other commands, options the
+//! opening search does not serve, the `first:` field under rules without the option).
+
+use std::collections::HashMap;
+
+use crate::run_dakon;
+
+use dakon_solver::dakon::{DakonOptions, OpeningState};
+use run_dakon::{dakon, json};
+
+const RULES: &str = "dakon:no-first-turn-capture";
+
+/// The final store difference for the mover, by minimax over every move.
+fn value(state: &OpeningState, options: DakonOptions, memo: &mut HashMap<OpeningState, i32>) -> i32 {
+    if state.position.is_over() {
+        return state.position.final_difference();
+    }
+    if let Some(&v) = memo.get(state) {
+        return v;
+    }
+    let mover = state.position.mover();
+    let v = state
+        .position
+        .legal_holes()
+        .into_iter()
+        .map(|hole| {
+            let next = state.play_hole_with(hole, options).unwrap().0;
+            let v = value(&next, options, memo);
+            if next.position.mover() == mover {
+                v
+            } else {
+                -v
+            }
+        })
+        .max()
+        .unwrap();
+    memo.insert(*state, v);
+    v
+}
+
+#[test]
+fn solve_and_best_give_the_minimax_value_of_opening_states() {
+    let options: DakonOptions = RULES[6..].parse().unwrap();
+    let start = OpeningState::start(3, 3).unwrap();
+    let mut memo = HashMap::new();
+    let exact = value(&start, options, &mut memo);
+    let solved = json(&["solve", "start", "--holes", "3", "--rules", RULES, "--json", "--threads", "1"]);
+    assert_eq!(solved["value"], exact);
+    assert_eq!(solved["position"], "3,3,3/3,3,3 0/0 0 first:0,1");
+    // The default's value differs on this board: the option is really played.
+    let default = json(&["solve", "start", "--holes", "4", "--json", "--threads", "1"]);
+    let four = OpeningState::start(4, 4).unwrap();
+    let exact_four = value(&four, options, &mut HashMap::new());
+    assert_ne!(default["value"], exact_four);
+    let best = json(&["best", "start", "--holes", "3", "--rules", RULES, "--json", "--threads", "1"]);
+    let moves = best["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 3);
+    for m in moves {
+        let hole = m["hole"].as_u64().unwrap() as usize;
+        let next = start.play_hole_with(hole, options).unwrap().0;
+        let v = value(&next, options, &mut memo);
+        assert_eq!(m["value"], if next.position.mover() == start.position.mover() { v } else { -v }, "hole {hole}");
+    }
+    assert_eq!(moves[0]["value"], exact);
+    // An opening state in notation, one move into player 0's first turn.
+    let third = "3,3,3/0,4,4 0/1 0 first:0,1";
+    let solved = json(&["solve", third, "--rules", RULES, "--json", "--threads", "1"]);
+    assert_eq!(solved["value"], value(&third.parse().unwrap(), options, &mut memo));
+}
+
+/// Runs `dakon args`, which must fail with status 2; returns its standard error.
+fn refused(args: &[&str]) -> String {
+    let out = dakon(args);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "dakon {args:?}: {stderr}");
+    stderr
+}
+
+#[test]
+fn what_the_opening_search_does_not_serve_is_refused_naming_the_rules() {
+    for args in [
+        &["verify", "--holes", "3", "--seeds", "3", "--rules", RULES][..],
+        &["perft", "start", "2", "--holes", "3", "--rules", RULES],
+        &["tables", "build", "--holes", "3", "--max-seeds", "2", "--rules", RULES],
+    ] {
+        assert!(refused(args).contains("dakon:no-first-turn-capture"), "{args:?}");
+    }
+    let stderr = refused(&["solve", "start", "--holes", "3", "--rules", RULES, "--certificate", "x.dkc"]);
+    assert!(stderr.contains("--certificate is not available under the rules dakon:no-first-turn-capture"), "{stderr}");
+    let stderr = refused(&["solve", "3,3,3/3,3,3 0/0 0 first:0,1", "--holes", "3"]);
+    assert!(stderr.contains("needs --rules dakon:no-first-turn-capture"), "{stderr}");
+    let stderr = refused(&["solve", "3,3,3/3,3,3 0/0 0 first:2", "--rules", RULES]);
+    assert!(stderr.contains("'first:0,1', 'first:0' or 'first:1'"), "{stderr}");
+}
