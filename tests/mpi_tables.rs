@@ -258,6 +258,35 @@ fn without_top_tier(from: &Path, top: &str, dir: &Path) {
     }
 }
 
+/// Changes one byte of the file at `path`, at the place `at` picks from its length.
+fn flip_byte(path: &Path, at: impl Fn(usize) -> usize) {
+    let mut bytes = std::fs::read(path).unwrap();
+    let at = at(bytes.len());
+    bytes[at] ^= 0x40;
+    std::fs::write(path, bytes).unwrap();
+}
+
+#[test]
+fn ranks_read_the_lower_tiers_from_their_memory_images_and_decode_when_one_is_wrong() {
+    // Tiers 11 and 12 of 6 holes span several blocks, so that each rank reads its own.
+    let (rules, holes, max_seeds, top) = ("kalah", "6", "12", "kalah-6-k12.");
+    let alone = scratch("images-reference");
+    assert!(dakon(&build_args(rules, holes, max_seeds, &alone)).status.success());
+    // With the images, a table file whose values no longer decode (its last byte changed) is
+    // not decoded; with an image whose values are wrong, the ranks decode the file instead.
+    let last_byte: fn(usize) -> usize = |len| len - 1;
+    let middle_byte: fn(usize) -> usize = |len| len / 2;
+    for (damaged, name, at) in [("a table file's values", "kalah-6-k11.dkt", last_byte), ("an image", "kalah-6-k11.dkm", middle_byte)] {
+        let dir = scratch(&format!("images-{name}"));
+        without_top_tier(&alone, top, &dir);
+        flip_byte(&dir.join(name), at);
+        let out = mpirun(3, &build_args(rules, holes, max_seeds, &dir));
+        assert!(out.status.success(), "damaged {damaged}: {}", stderr(&out));
+        let built = |dir: &Path| files(dir).into_iter().find(|(file, _)| file == &format!("{top}dkt")).map(|(_, bytes)| bytes);
+        assert!(built(&dir) == built(&alone), "damaged {damaged}: the top tier differs from one process's");
+    }
+}
+
 /// The MiB a refused build's message says it needs: the number after `needs about `.
 fn needed_mib(message: &str) -> u64 {
     let after = message.split("needs about ").nth(1).unwrap_or_else(|| panic!("no estimate in: {message}"));

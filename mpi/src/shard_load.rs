@@ -3,12 +3,18 @@
 //! lower-tier values of its positions' successors, which other ranks own: a rank asks their
 //! owners for them, a block a round (every rank takes part in as many rounds as the rank with
 //! the most blocks). The file's checksum covers every block: the ranks exchange their blocks'
-//! checksums and each checks the whole.
+//! checksums and each checks the whole. A tier with a memory image beside it (written by the
+//! one-process build or load that made it) is read from the image instead, each rank its own
+//! blocks, and checked the same way; the ranks decode only if one of them cannot.
 
 use std::path::Path;
 
+use mpi::collective::CommunicatorCollectives;
+
 use dakon_solver::tables::format::checksum;
-use dakon_solver::tables::{foreign_leaves, CompactTier, FetchedTier, OwnTiers, ShardMap, SuccessorKey, TableError, TableFile};
+use dakon_solver::tables::{
+    foreign_leaves, CompactTier, FetchedTier, ImageRanges, OwnTiers, ShardMap, SuccessorKey, TableError, TableFile,
+};
 use dakon_solver::tier_layout::TierLayout;
 
 use crate::cluster::Cluster;
@@ -34,6 +40,13 @@ pub(crate) fn load_own_blocks<R: TierLayout>(
     let map = own.map();
     let seeds = file.header().seeds;
     let entries = file.header().entries;
+    if let Some(values) = own_blocks_from_image(cluster, file, &map)? {
+        let shard = pool
+            .install(|| CompactTier::from_values(seeds, &values))
+            .map_err(|e| TableError::Corrupt { path: path.into(), detail: e.to_string() })?;
+        own.push(shard);
+        return Ok(());
+    }
     let blocks: Vec<u64> = map.blocks(entries).collect();
     // As many rounds as the rank with the most blocks, rank 0, has blocks.
     let rounds = ShardMap::new(0, map.ranks()).blocks(entries).count();
@@ -70,4 +83,30 @@ pub(crate) fn load_own_blocks<R: TierLayout>(
     drop(values);
     own.push(shard);
     Ok(())
+}
+
+/// This rank's blocks of `file`, in order, read from the tier's memory image, if every rank
+/// read its own and together their values make the file's checksum; `None`, on every rank
+/// alike, if not (the ranks then decode the file).
+///
+/// # Errors
+/// A failed exchange.
+fn own_blocks_from_image(cluster: &Cluster, file: &TableFile, map: &ShardMap) -> Result<Option<Vec<u8>>, TableError> {
+    let header = file.header();
+    let read = || -> Result<(Vec<u8>, Vec<u64>), String> {
+        let mut image = ImageRanges::open(file)?;
+        let (mut values, mut checksums) = (Vec::with_capacity(map.count(header.entries) as usize), Vec::new());
+        for block in map.blocks(header.entries) {
+            let block_values = image.values(block * u64::from(header.block_entries), header.block_len(block))?;
+            checksums.push(checksum(&block_values));
+            values.extend_from_slice(&block_values);
+        }
+        Ok((values, checksums))
+    };
+    let mine = read().ok();
+    let mut everyone = vec![0u64; cluster.size()];
+    cluster.world().all_gather_into(&u64::from(mine.is_some()), &mut everyone[..]);
+    let Some((values, checksums)) = mine.filter(|_| everyone.iter().all(|&read| read == 1)) else { return Ok(None) };
+    let all = gather_block_words(cluster, header.seeds, header.entries, &checksums, 1)?;
+    Ok(file.check_block_checksums(&all).is_ok().then_some(values))
 }

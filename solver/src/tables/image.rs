@@ -18,14 +18,14 @@
 //! cannot be written (a read-only directory) leaves the tiers to be decoded at every load.
 
 use std::fs::File;
-use std::io::{self, BufReader, Read, Write};
+use std::io::{self, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use bincode::Options;
 use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::Xxh3;
 
-use super::compact::CompactTier;
+use super::compact::{CompactTier, Line, TierValues, LINE_POSITIONS};
 use super::file::TableFile;
 use crate::atomic_file::write_atomically;
 
@@ -142,20 +142,8 @@ pub(crate) fn read_image(table: &TableFile) -> Result<CompactTier, ImageRead> {
         Err(e) => return Err(ImageRead::Refused(format!("cannot be opened: {e}"))),
     };
     let refused = |detail: String| ImageRead::Refused(detail);
-    let io_refused = |e: io::Error| {
-        ImageRead::Refused(if e.kind() == io::ErrorKind::UnexpectedEof { "truncated".into() } else { format!("cannot be read: {e}") })
-    };
     let mut reader = HashingReader { inner: BufReader::new(file), hash: Xxh3::new() };
-    let mut length = [0u8; 8];
-    reader.read_exact(&mut length).map_err(io_refused)?;
-    let length = u64::from_le_bytes(length);
-    if length > MAX_HEADER_BYTES {
-        return Err(refused(format!("a header of {length} bytes, at most {MAX_HEADER_BYTES} expected")));
-    }
-    let mut head = vec![0u8; length as usize];
-    reader.read_exact(&mut head).map_err(io_refused)?;
-    let header: ImageHeader = bincode_options().deserialize(&head).map_err(|e| refused(format!("unreadable header: {e}")))?;
-    header.matches(table).map_err(refused)?;
+    let (header, _) = read_header(&mut reader, table)?;
     let tier = CompactTier::from_parts(header.seeds, header.entries, header.group_lines as usize, &header.exceptions, |bytes| {
         reader.read_exact(bytes)
     })
@@ -173,6 +161,105 @@ pub(crate) fn read_image(table: &TableFile) -> Result<CompactTier, ImageRead> {
         return Err(refused("bytes after the checksum".into()));
     }
     Ok(tier)
+}
+
+/// Reads the length and the header at the start of an image, and checks that it was made from
+/// `table`; returns the header and the bytes read.
+fn read_header(reader: &mut impl Read, table: &TableFile) -> Result<(ImageHeader, u64), ImageRead> {
+    let mut length = [0u8; 8];
+    reader.read_exact(&mut length).map_err(io_refused)?;
+    let length = u64::from_le_bytes(length);
+    if length > MAX_HEADER_BYTES {
+        return Err(ImageRead::Refused(format!("a header of {length} bytes, at most {MAX_HEADER_BYTES} expected")));
+    }
+    let mut head = vec![0u8; length as usize];
+    reader.read_exact(&mut head).map_err(io_refused)?;
+    let header: ImageHeader = bincode_options().deserialize(&head).map_err(|e| ImageRead::Refused(format!("unreadable header: {e}")))?;
+    header.matches(table).map_err(ImageRead::Refused)?;
+    Ok((header, 8 + length))
+}
+
+/// A read error as a refusal.
+fn io_refused(e: io::Error) -> ImageRead {
+    ImageRead::Refused(if e.kind() == io::ErrorKind::UnexpectedEof { "truncated".into() } else { format!("cannot be read: {e}") })
+}
+
+/// An image read a range of positions at a time, as a rank of a partitioned build reads its
+/// own blocks of a finished tier without ever holding the others'. Its checksum covers the
+/// whole file, which such a reader does not read: the caller checks the values it takes
+/// against the table file's checksum instead (every block's, gathered from the ranks).
+pub struct ImageRanges {
+    file: File,
+    header: ImageHeader,
+    /// Where the lines begin.
+    lines_at: u64,
+    /// Where each group's exceptions begin.
+    exceptions_at: Vec<u64>,
+}
+
+impl ImageRanges {
+    /// The image of `table`, if there is one whose header was made from `table`'s values and
+    /// whose length is its layout's.
+    ///
+    /// # Errors
+    /// Why there is none to read: missing, unreadable, stale, or of another length.
+    pub fn open(table: &TableFile) -> Result<ImageRanges, String> {
+        let why = |read: ImageRead| match read {
+            ImageRead::Missing => "no memory image".to_string(),
+            ImageRead::Refused(detail) => detail,
+        };
+        let path = image_path(table.path());
+        let mut file =
+            File::open(&path).map_err(|e| why(if e.kind() == io::ErrorKind::NotFound { ImageRead::Missing } else { io_refused(e) }))?;
+        let (header, lines_at) = read_header(&mut BufReader::new(&mut file), table).map_err(why)?;
+        let lines = header.entries.div_ceil(LINE_POSITIONS as u64);
+        if header.group_lines == 0 || lines.div_ceil(header.group_lines) != header.exceptions.len() as u64 {
+            return Err(format!("{} groups of {} lines for {lines} lines", header.exceptions.len(), header.group_lines));
+        }
+        let mut exceptions_at = Vec::with_capacity(header.exceptions.len());
+        let mut at = lines_at + lines * std::mem::size_of::<Line>() as u64;
+        for &bytes in &header.exceptions {
+            exceptions_at.push(at);
+            at += bytes;
+        }
+        let length = file.metadata().map_err(|e| why(io_refused(e)))?.len();
+        if length != at + 8 {
+            return Err(format!("{length} bytes, the layout's {}", at + 8));
+        }
+        Ok(ImageRanges { file, header, lines_at, exceptions_at })
+    }
+
+    /// The values (a byte each, two's complement) of positions `first..first + len`, which
+    /// must begin on a group of lines and end on one or at the tier's end.
+    ///
+    /// # Errors
+    /// A range off the groups, or the file's read failing, or a layout that does not fit.
+    pub fn values(&mut self, first: u64, len: usize) -> Result<Vec<u8>, String> {
+        let group = self.header.group_lines * LINE_POSITIONS as u64;
+        let end = first + len as u64;
+        if first % group != 0 || (end % group != 0 && end != self.header.entries) || end > self.header.entries {
+            return Err(format!("positions {first}..{end} are not whole groups of {group}"));
+        }
+        let groups = (first / group) as usize..end.div_ceil(group) as usize;
+        let mut places = std::iter::once(self.lines_at + first / LINE_POSITIONS as u64 * std::mem::size_of::<Line>() as u64)
+            .chain(self.exceptions_at[groups.clone()].iter().copied());
+        let file = &mut self.file;
+        let range = CompactTier::from_parts(
+            self.header.seeds,
+            len as u64,
+            self.header.group_lines as usize,
+            &self.header.exceptions[groups],
+            |bytes| {
+                file.seek(SeekFrom::Start(places.next().expect("a place for the lines and each group")))?;
+                file.read_exact(bytes)
+            },
+        )
+        .map_err(|e| match e {
+            PartsError::Layout(detail) => detail,
+            PartsError::Read(e) => e.to_string(),
+        })?;
+        Ok((0..len as u64).map(|index| range.value_at(index) as u8).collect())
+    }
 }
 
 /// Writes the image of `tier`, decoded from `table`, beside the table file (atomically).

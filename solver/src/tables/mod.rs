@@ -35,7 +35,7 @@ pub use builder::{build_and_load, build_tiers, build_tiers_with, worker_pool, Bu
 pub use compact::{CompactTier, TierValues, WrongParity, LINE_POSITIONS};
 pub use error::TableError;
 pub use file::{table_meta, write_table, EncodedBlock, TableFile};
-pub use image::{image_path, IMAGE_EXTENSION};
+pub use image::{image_path, ImageRanges, IMAGE_EXTENSION};
 pub use name::{file_name, tier_path, EXTENSION};
 pub use reader::{probe_file, LoadOptions, LoadPlan, TableSet};
 pub use retrograde::SolvedTier;
