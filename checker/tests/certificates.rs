@@ -301,7 +301,7 @@ fn another_boards_header_is_refused() {
 fn malformed_headers_are_refused_with_what_was_expected() {
     let (root, draft) = sample();
     let cases: Vec<(Draft, &str)> = vec![
-        (Draft { version: 2, ..draft.clone() }, "format version 2, expected 1"),
+        (Draft { version: 3, ..draft.clone() }, "format version 3, expected 1 or 2"),
         (
             Draft { rules: b"oware".to_vec(), ..draft.clone() },
             "unknown rules \"oware\" at byte 13, expected dakon, dakon:<options> (options nembak-lander, no-mikul, skip-origin, or traditional), kalah or kalah-empty-capture",
