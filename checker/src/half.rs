@@ -86,6 +86,15 @@ pub(crate) struct OpeningWalk<'a> {
     pub strategy: &'a Strategy,
 }
 
+/// A half's strategy: its ordinary entries, and its opening under `no-first-turn-capture`.
+#[derive(Clone, Copy)]
+pub(crate) struct Strategies<'a> {
+    /// The entries keyed by board alone (every first turn over).
+    pub ordinary: &'a Strategy,
+    /// The opening, if the rules have the option.
+    pub opening: Option<&'a OpeningWalk<'a>>,
+}
+
 /// The bit of `player` in a first-turn byte.
 fn bit(player: usize) -> u8 {
     1 << player
@@ -104,9 +113,9 @@ fn first_turns_after(first_turns: u8, mover: usize, next: &Position) -> u8 {
     }
 }
 
-/// Checks that `strategy` guarantees `owner` at least `needed` from `root`, with positions of
+/// Checks that `strategies` guarantee `owner` at least `needed` from `root`, with positions of
 /// at most `small_seeds` seeds on the board solved by `minimax`, adding each visit to
-/// `visits` too (for a progress display on another thread). With `opening`, the walk starts
+/// `visits` too (for a progress display on another thread). With an opening, the walk starts
 /// in the opening of `no-first-turn-capture`: where a first turn is pending it plays the
 /// mover's moves without capture, skips step 2, and takes the owner's moves from the opening
 /// strategy.
@@ -118,12 +127,12 @@ pub(crate) fn check_half(
     root: &Position,
     owner: usize,
     needed: i64,
-    strategy: &Strategy,
-    opening: Option<&OpeningWalk>,
+    strategies: Strategies,
     small_seeds: u32,
     minimax: &mut Minimax,
     visits: &AtomicU64,
 ) -> HalfReport {
+    let Strategies { ordinary: strategy, opening } = strategies;
     let entries = strategy.len() + opening.map_or(0, |opening| opening.strategy.len());
     let mut report = HalfReport { owner, needed, entries, visited: 0, failure: None };
     // Each step is a move (previous step, hole); step 0 is the root.

@@ -37,7 +37,7 @@ pub use half::{Failure, HalfReport, Shortfall};
 pub use report::Report;
 pub use strategy::Strategy;
 
-use half::{check_half, OpeningWalk};
+use half::{check_half, OpeningWalk, Strategies};
 use minimax::Minimax;
 
 /// Reads one certificate and checks both halves (see [`Certificate::check`]).
@@ -73,9 +73,10 @@ impl Certificate {
             [walk(&opening.lower_half), walk(&opening.upper_half)]
         });
         let [lower_opening, upper_opening] = [0, 1].map(|half| openings.as_ref().map(|walks| &walks[half]));
-        let lower = check_half(&root, mover, self.lower.into(), &self.lower_half, lower_opening, small_seeds, &mut minimax, visits);
-        let upper =
-            check_half(&root, 1 - mover, -i64::from(self.upper), &self.upper_half, upper_opening, small_seeds, &mut minimax, visits);
+        let lower_strategies = Strategies { ordinary: &self.lower_half, opening: lower_opening };
+        let upper_strategies = Strategies { ordinary: &self.upper_half, opening: upper_opening };
+        let lower = check_half(&root, mover, self.lower.into(), lower_strategies, small_seeds, &mut minimax, visits);
+        let upper = check_half(&root, 1 - mover, -i64::from(self.upper), upper_strategies, small_seeds, &mut minimax, visits);
         let rules_name = match self.opening {
             Some(_) => rules::first_turn_name(root.rules()).unwrap_or_default(),
             None => root.rules().name().to_string(),
