@@ -25,8 +25,9 @@ pub struct Exchange {
     pub slowest_solve_cpu: f64,
     /// What the build would take with every rank on idle cores of its own, from the CPU times.
     pub on_idle_cores: f64,
-    /// Each rank's peak resident memory, bytes sent and bytes received, by rank.
-    pub per_rank: Vec<[u64; 3]>,
+    /// Each rank's peak resident memory, bytes sent, bytes received, and the most bytes it was
+    /// estimated to need for a tier under `--memory-mb` (0 without), by rank.
+    pub per_rank: Vec<[u64; 4]>,
     /// Tiers resumed inside, with the level.
     pub resumed: Vec<(u32, u32)>,
 }
@@ -52,15 +53,17 @@ impl Exchange {
                 .per_rank
                 .iter()
                 .enumerate()
-                .map(|(rank, &[peak, sent, received])| serde_json::json!({
+                .map(|(rank, &[peak, sent, received, estimated])| serde_json::json!({
                     "rank": rank,
                     "peak_rss_bytes": peak,
+                    "estimated_bytes": (estimated > 0).then_some(estimated),
                     "sent_bytes": sent,
                     "received_bytes": received,
                     "received_bytes_per_position": per_position(received, positions),
                 }))
                 .collect::<Vec<_>>(),
             "max_peak_rss_bytes": self.per_rank.iter().map(|r| r[0]).max().unwrap_or(0),
+            "max_estimated_bytes": self.per_rank.iter().map(|r| r[3]).max().filter(|&e| e > 0),
             "resumed": self.resumed.iter().map(|&(tier, level)| serde_json::json!({ "tier": tier, "level": level })).collect::<Vec<_>>(),
         })
     }
@@ -72,7 +75,7 @@ impl Exchange {
             .per_rank
             .iter()
             .enumerate()
-            .map(|(rank, &[peak, sent, received])| {
+            .map(|(rank, &[peak, sent, received, _])| {
                 format!("rank {rank}: peak {:.1} MiB, sent {sent} bytes, received {received} bytes", peak as f64 / (1 << 20) as f64)
             })
             .collect();
@@ -133,7 +136,7 @@ pub fn build(
             seconds,
             slowest_solve_cpu: p.slowest_solve_cpu.as_secs_f64(),
             on_idle_cores: p.on_idle_cores(options.threads).as_secs_f64(),
-            per_rank: shared.ranks.iter().map(|r| [r.peak_bytes, r.sent_bytes, r.received_bytes]).collect(),
+            per_rank: shared.ranks.iter().map(|r| [r.peak_bytes, r.sent_bytes, r.received_bytes, r.estimated_bytes]).collect(),
             resumed: shared.resumed,
         };
         Ok((shared.build, exchange))

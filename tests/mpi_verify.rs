@@ -44,14 +44,14 @@ fn a_verify_whose_rank_was_killed_resumes() {
     let dir = scratch("killed");
     let report = dir.join("atlas.md");
     let records = dir.join("atlas.jsonl");
-    // Quick boards, then 9 x 2 (seconds): a rank is killed while it is being decided.
+    // Five quick boards, then 8 x 3 (seconds): a rank is killed while it is being decided.
     let args = |report: &Path| -> Vec<String> {
         [
             "verify",
             "--holes",
-            "2,3,9",
+            "2,3,8",
             "--seeds",
-            "1,2",
+            "1,3",
             "--threads",
             "1",
             "--tt-mb",

@@ -68,7 +68,7 @@ impl NodeMemory {
         world.all_gather_into(&leader, &mut leaders[..]);
         leaders.sort_unstable();
         leaders.dedup();
-        let wanted = std::env::var_os(CROSS_NODE).map_or(true, |v| v != "0");
+        let wanted = std::env::var_os(CROSS_NODE).is_none_or(|v| v != "0");
         // Every rank sees the same leaders and, under one launch, the same environment and
         // threading level, so all or none make the collective windows of `lend`.
         let shared = wanted && leaders.len() > 1 && cluster.threads_may_call_mpi();

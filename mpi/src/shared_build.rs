@@ -56,6 +56,9 @@ pub struct RankFigures {
     pub sent_bytes: u64,
     /// Bytes it received.
     pub received_bytes: u64,
+    /// The most bytes it was estimated to need for a tier it built under a memory budget
+    /// (`--memory-mb`); 0 without one.
+    pub estimated_bytes: u64,
 }
 
 /// What [`build_tiers`] did, with what the ranks exchanged.
@@ -105,6 +108,7 @@ pub fn build_tiers<R: BuildSchedule>(
         exchange: SuccessorExchange::new(cluster),
         own: OwnTiers::new(map),
         phases: Phases::default(),
+        estimated_bytes: 0,
         report: SharedBuildReport::default(),
     };
     let present: Vec<bool> = (0..=max_seeds).map(|k| tier_path(rules, dir, k).exists()).collect();
@@ -138,6 +142,8 @@ struct Build<'c> {
     exchange: SuccessorExchange<'c>,
     own: OwnTiers,
     phases: Phases,
+    /// The most bytes this rank was estimated to need for a tier under a memory budget.
+    estimated_bytes: u64,
     report: SharedBuildReport,
 }
 
@@ -169,7 +175,8 @@ impl Build<'_> {
         let entries = rules.tier_size(seeds);
         if let Some(limit) = options.memory_limit {
             let lower_positions = (0..seeds).map(|k| rules.tier_size(k)).sum();
-            check_rank(seeds, limit, self.cluster.size(), resident_bytes(), self.own.bytes(), lower_positions, entries)?;
+            let need = check_rank(seeds, limit, self.cluster.size(), resident_bytes(), self.own.bytes(), lower_positions, entries)?;
+            self.estimated_bytes = self.estimated_bytes.max(need);
         }
         let started = Instant::now();
         let bar: &dyn BuildProgress = options.progress.as_deref().unwrap_or(&NoProgress);
@@ -368,10 +375,13 @@ impl Build<'_> {
     fn finish(mut self) -> Result<SharedBuildReport, TableError> {
         let world = self.cluster.world();
         world.barrier();
-        let mine = [peak_resident_bytes(), self.exchange.sent_bytes, self.exchange.received_bytes];
-        let mut all = vec![0u64; 3 * self.cluster.size()];
+        let mine = [peak_resident_bytes(), self.exchange.sent_bytes, self.exchange.received_bytes, self.estimated_bytes];
+        let mut all = vec![0u64; 4 * self.cluster.size()];
         world.all_gather_into(&mine[..], &mut all[..]);
-        self.report.ranks = all.chunks_exact(3).map(|f| RankFigures { peak_bytes: f[0], sent_bytes: f[1], received_bytes: f[2] }).collect();
+        self.report.ranks = all
+            .chunks_exact(4)
+            .map(|f| RankFigures { peak_bytes: f[0], sent_bytes: f[1], received_bytes: f[2], estimated_bytes: f[3] })
+            .collect();
         self.report.sent_bytes = self.report.ranks.iter().map(|r| r.sent_bytes).sum();
         self.report.received_bytes = self.report.ranks.iter().map(|r| r.received_bytes).sum();
         self.report.rounds = self.exchange.rounds;

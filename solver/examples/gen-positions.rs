@@ -52,7 +52,7 @@ fn choose(position: &Position, rng: &mut ChaCha8Rng) -> usize {
     if rng.gen_bool(0.3) {
         return holes[rng.gen_range(0..holes.len())];
     }
-    *holes.iter().max_by_key(|&&h| (immediate_gain(position, h), rng.gen::<u8>())).expect("a game not over has moves")
+    *holes.iter().max_by_key(|&&h| (immediate_gain(position, h), rng.r#gen::<u8>())).expect("a game not over has moves")
 }
 
 fn main() {

@@ -124,7 +124,7 @@ impl<R: TranspositionKey> Walk<'_, R> {
     }
 
     fn offer(&mut self, gain: i32, lower: i32, ends_game: bool) {
-        if self.best.as_ref().map_or(true, |best| lower > best.lower) {
+        if self.best.as_ref().is_none_or(|best| lower > best.lower) {
             self.best = Some(Turn { moves: self.path.clone(), gain, lower, ends_game });
             if self.goal_reached() {
                 self.stopped = true;

@@ -57,7 +57,7 @@ fn random_states_play_as_the_reference_under_every_combination() {
         for n in 1..=9 {
             for _ in 0..300 {
                 let board = random::board(&mut rng, n);
-                let pending = if board.is_over() { [false, false] } else { [rng.gen(), rng.gen()] };
+                let pending = if board.is_over() { [false, false] } else { [rng.r#gen(), rng.r#gen()] };
                 let opening = Opening { board, pending };
                 let state: OpeningState = opening.format().parse().unwrap();
                 assert_eq!(state.to_string(), opening.format());

@@ -195,3 +195,38 @@ fn background_loading_reports_a_refused_image_and_answers_the_same() {
     let reports = reports.lock().unwrap();
     assert!(matches!(reports.as_slice(), [TableError::ImageRefused { path, .. }] if *path == image(&rules, dir.path(), 4)), "{reports:?}");
 }
+
+#[test]
+fn a_resumed_build_takes_the_lower_tiers_from_their_images_and_decodes_a_damaged_one() {
+    let rules = RuleSet::new(RulesName::DAKON, 3).unwrap();
+    let options = BuildOptions { threads: 2, write_images: true, ..BuildOptions::default() };
+    let whole = tempfile::tempdir().unwrap();
+    build_tiers(&rules, whole.path(), TOP, &options).unwrap();
+    let top = std::fs::read(tier_path(&rules, whole.path(), TOP)).unwrap();
+    // The images are what the build reads: with them, a lower tier's file whose values no
+    // longer decode (its last byte changed) is not decoded; a damaged image is decoded instead.
+    let last_byte = |len: usize| len - 1;
+    let cases: [(&str, Damage); 2] = [
+        ("a table file's values", &|dir| flip_byte(&tier_path(&rules, dir, TOP - 1), last_byte)),
+        ("an image", &|dir| flip_byte(&image(&rules, dir, TOP - 1), |len| len / 2)),
+    ];
+    for (damaged, damage) in cases {
+        let resumed = tempfile::tempdir().unwrap();
+        for k in 0..TOP {
+            std::fs::copy(tier_path(&rules, whole.path(), k), tier_path(&rules, resumed.path(), k)).unwrap();
+            std::fs::copy(image(&rules, whole.path(), k), image(&rules, resumed.path(), k)).unwrap();
+        }
+        damage(resumed.path());
+        build_tiers(&rules, resumed.path(), TOP, &options).unwrap();
+        assert_eq!(std::fs::read(tier_path(&rules, resumed.path(), TOP)).unwrap(), top, "damaged: {damaged}");
+    }
+    // An image that does not hold its tier's values would make the top tier's file wrong: the
+    // build refuses an image made from other values (another tier's, here).
+    let resumed = tempfile::tempdir().unwrap();
+    for k in 0..TOP {
+        std::fs::copy(tier_path(&rules, whole.path(), k), tier_path(&rules, resumed.path(), k)).unwrap();
+    }
+    std::fs::copy(image(&rules, whole.path(), TOP - 2), image(&rules, resumed.path(), TOP - 1)).unwrap();
+    build_tiers(&rules, resumed.path(), TOP, &options).unwrap();
+    assert_eq!(std::fs::read(tier_path(&rules, resumed.path(), TOP)).unwrap(), top);
+}

@@ -166,7 +166,7 @@ pub fn run(args: Args, cluster: Option<&Cluster>) -> Result<(), CliError> {
         .filter(|row| {
             args.certificate
                 .as_ref()
-                .map_or(true, |dir| args.rules.for_holes(row.board.holes).is_ok_and(|rules| certificate::kept(row, dir, &rules)))
+                .is_none_or(|dir| args.rules.for_holes(row.board.holes).is_ok_and(|rules| certificate::kept(row, dir, &rules)))
         })
         .cloned()
         .collect();

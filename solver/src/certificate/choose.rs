@@ -264,7 +264,7 @@ impl<'a, R: Solvable<Position = Position>> Chooser<'a, R> {
             let cap = best.map_or(usize::MAX, |((cost, _), _)| cost.0 + 1);
             let added = self.added(&step.next, need - step.gain, LOOKAHEAD, cap);
             let cost = ((added, rules.seeds_on_board(&step.next), -step.gain), *mv);
-            if best.map_or(true, |(least, _)| cost < least) {
+            if best.is_none_or(|(least, _)| cost < least) {
                 best = Some((cost, i));
             }
         }

@@ -85,12 +85,12 @@ where
 /// use dakon_solver::opening::{best_turn, TurnLimits};
 /// use dakon_solver::search::{Config, Limits, Solver};
 ///
-/// let rules = Dakon::new(7).unwrap();
-/// let start = Position::start(7, 7).unwrap();
-/// let turn = best_turn(&rules, &start, TurnLimits { nodes: 2_000_000, goal: None }).best.unwrap();
+/// let rules = Dakon::new(5).unwrap();
+/// let start = Position::start(5, 5).unwrap();
+/// let turn = best_turn(&rules, &start, TurnLimits { nodes: 100_000, goal: None }).best.unwrap();
 /// // No search ran: the solver's table is empty.
 /// let solver = Solver::new(rules, Config { threads: 1, tt_bytes: 1 << 20 }, None);
-/// let claim = Claim { lower: turn.lower, upper: 98 };
+/// let claim = Claim { lower: turn.lower, upper: 50 };
 /// let extraction = extract_with_turn(&solver, &start, claim, 10, &Limits::default(), &turn.moves, &ExtractProgress::default()).unwrap();
 /// assert!(extraction.tests <= 1, "only the trivial upper half asks the solver");
 /// assert!(extraction.certificate.lower_half.len() <= turn.moves.len());

@@ -422,7 +422,7 @@ mod tests {
             assert_eq!(table.probe(&slot), Some(bounds_of(&rules, pos)), "{pos} moved");
             // A slot of the old stage answers nothing or its own board's bounds, and keeps
             // nothing more.
-            assert!(table.probe(old).map_or(true, |b| b == bounds_of(&rules, pos)));
+            assert!(table.probe(old).is_none_or(|b| b == bounds_of(&rules, pos)));
             table.store(old, Bounds { lower: -(rules.seeds_on_board(pos) as i16), ..bounds_of(&rules, pos) });
             assert_eq!(table.probe(&slot), Some(bounds_of(&rules, pos)));
         }

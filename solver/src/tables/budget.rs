@@ -93,9 +93,10 @@ pub fn check_one_process(seeds: u32, limit: u64, resident: u64, lower_positions:
     })
 }
 
-/// Fails unless a rank of `ranks` building tier `seeds` (`tier_size` positions) fits `limit`
-/// bytes, holding `resident` bytes now (a round's buffers included, once a tier was built), of
-/// which `own_lower_bytes` are its shards of the `lower_positions` below (over all ranks).
+/// The bytes a rank of `ranks` building tier `seeds` (`tier_size` positions) is estimated to
+/// need, holding `resident` bytes now (a round's buffers included, once a tier was built), of
+/// which `own_lower_bytes` are its shards of the `lower_positions` below (over all ranks);
+/// fails if they pass `limit`.
 ///
 /// # Errors
 /// [`TableError::OverBudget`] with the estimate and the rank count that would fit.
@@ -107,11 +108,11 @@ pub fn check_rank(
     own_lower_bytes: u64,
     lower_positions: u64,
     tier_size: u64,
-) -> Result<(), TableError> {
+) -> Result<u64, TableError> {
     let fixed = resident.saturating_sub(own_lower_bytes);
     let need = rank_need(fixed, lower_positions, tier_size, ranks);
     if need <= limit {
-        return Ok(());
+        return Ok(need);
     }
     Err(TableError::OverBudget {
         seeds,

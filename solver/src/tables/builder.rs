@@ -5,13 +5,15 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use rayon::prelude::*;
+
 use super::budget::{check_one_process, resident_bytes};
 use super::build_progress::{BuildProgress, NoProgress};
 use super::build_report::{BuildReport, TierReport};
-use super::compact::CompactTier;
+use super::compact::{CompactTier, TierValues};
 use super::error::TableError;
 use super::file::{write_solved, TableFile};
-use super::image::write_image;
+use super::image::{read_image, write_image};
 use super::name::tier_path;
 use super::reader::TableSet;
 use super::retrograde::{solve_tier, SolvedTier};
@@ -208,6 +210,19 @@ fn write_image_of<R: BuildSchedule>(rules: &R, path: &Path, seeds: u32, values: 
     Ok(())
 }
 
+/// The values of a finished tier, a byte a position: from its memory image when there is a
+/// sound one (reading is much cheaper than decoding, which looks up every position's
+/// successors in the tiers below), else decoded from `file` against `lower`.
+///
+/// # Errors
+/// As [`TableFile::read_values`].
+fn finished_values<R: BuildSchedule>(rules: &R, file: &TableFile, lower: &[Vec<u8>]) -> Result<Vec<u8>, TableError> {
+    match read_image(file) {
+        Ok(tier) => Ok((0..tier.entries()).into_par_iter().map(|index| tier.value_at(index) as u8).collect()),
+        Err(_) => file.read_values(rules, lower),
+    }
+}
+
 /// [`build_tiers_with`], returning with the report the values of the tiers a higher one
 /// needed, or of every tier with `keep_all`.
 fn build_keeping<R: BuildSchedule>(
@@ -232,7 +247,7 @@ fn build_keeping<R: BuildSchedule>(
         if present[seeds as usize] {
             let file = TableFile::open(rules, &path, seeds)?;
             if needed_later {
-                lower.push(pool.install(|| file.read_values(rules, &lower))?);
+                lower.push(pool.install(|| finished_values(rules, &file, &lower))?);
             }
             let entries = file.header().entries;
             report.tiers.push(TierReport { seeds, path, entries, bytes: file.size(), built: false, elapsed: Duration::ZERO });

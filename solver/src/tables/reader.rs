@@ -204,7 +204,7 @@ fn plan<R: TierLayout>(rules: &R, dir: &Path, options: &LoadOptions) -> Result<O
         .iter()
         .take_while(|f| {
             planned += CompactTier::line_bytes(f.header().entries);
-            options.max_bytes.map_or(true, |bound| planned <= bound)
+            options.max_bytes.is_none_or(|bound| planned <= bound)
         })
         .count();
     files.truncate(within);

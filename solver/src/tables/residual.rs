@@ -54,7 +54,7 @@ impl Mark {
 #[inline]
 pub(crate) fn mark(value: i32, seeds: u32, best_leave: Option<i32>, stays: bool) -> Mark {
     if !stays {
-        debug_assert!(best_leave.map_or(true, |best| best == value), "a prediction of every move is the value");
+        debug_assert!(best_leave.is_none_or(|best| best == value), "a prediction of every move is the value");
         return Mark::EXACT;
     }
     let residual = value - best_leave.unwrap_or(-(seeds as i32));

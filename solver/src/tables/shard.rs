@@ -115,7 +115,7 @@ impl ShardMap {
     }
 
     /// The file blocks of a tier of `entries` positions that this rank owns, in order.
-    pub fn blocks(&self, entries: u64) -> impl Iterator<Item = u64> + Clone {
+    pub fn blocks(&self, entries: u64) -> impl Iterator<Item = u64> + Clone + use<> {
         (self.rank..entries.div_ceil(self.block)).step_by(self.ranks as usize)
     }
 

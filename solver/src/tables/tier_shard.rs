@@ -173,7 +173,7 @@ impl TierShard {
             .par_chunks(size)
             .zip(self.spans.par_iter())
             .enumerate()
-            .filter(|(_, (_, &(low, high)))| (low..=high).contains(&level))
+            .filter(|&(_, (_, &(low, high)))| (low..=high).contains(&level))
             .map(|(k, (block, _))| {
                 let first = self.map.global((k * size) as u64);
                 let mut found = Vec::new();

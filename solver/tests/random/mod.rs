@@ -11,6 +11,6 @@ pub fn random_position(rng: &mut impl Rng, holes: usize, max_seeds: u32) -> Posi
     for _ in 0..rng.gen_range(1..=max_seeds) {
         board[rng.gen_range(0..2 * holes)] += 1;
     }
-    let player = if rng.gen() { Player::Zero } else { Player::One };
+    let player = if rng.r#gen() { Player::Zero } else { Player::One };
     Position::from_rows(&board[..holes], &board[holes..], [rng.gen_range(0..5), rng.gen_range(0..5)], player).unwrap()
 }

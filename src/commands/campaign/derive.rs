@@ -31,9 +31,9 @@ impl Proven {
     /// Adds the evidence `n` that the value is at least `value` (or at most, `at_least` false),
     /// keeping the stronger bound (the earlier evidence on a tie).
     pub fn add(&mut self, at_least: bool, value: i32, n: usize) {
-        if at_least && self.lower.map_or(true, |(v, _)| value > v) {
+        if at_least && self.lower.is_none_or(|(v, _)| value > v) {
             self.lower = Some((value, n));
-        } else if !at_least && self.upper.map_or(true, |(v, _)| value < v) {
+        } else if !at_least && self.upper.is_none_or(|(v, _)| value < v) {
             self.upper = Some((value, n));
         }
     }

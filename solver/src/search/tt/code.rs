@@ -224,7 +224,7 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(41);
         for width in 2..=64 {
             let mask = u64::MAX >> (64 - width);
-            for x in (0..64).chain((0..1000).map(|_| rng.gen::<u64>() & mask)).map(|x| x & mask) {
+            for x in (0..64).chain((0..1000).map(|_| rng.r#gen::<u64>() & mask)).map(|x| x & mask) {
                 assert_eq!(unmix(mix(x, width), width), x, "width {width}");
             }
         }

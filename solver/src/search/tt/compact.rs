@@ -323,7 +323,7 @@ mod tests {
                 let first = ((b as u128) << width).div_ceil(buckets as u128) as u64;
                 [first, first.wrapping_sub(1) & top, first + 1]
             });
-            for code in edges.chain([0, top]).chain((0..20_000).map(|_| rng.gen::<u64>() & top)) {
+            for code in edges.chain([0, top]).chain((0..20_000).map(|_| rng.r#gen::<u64>() & top)) {
                 let (bucket, tag) = geometry.locate(code);
                 assert!(bucket < buckets && tag < 1 << TAG_BITS, "{buckets} buckets, code {code}");
                 assert_eq!(geometry.code_of(bucket, tag), code, "{buckets} buckets");
