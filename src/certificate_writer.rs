@@ -6,8 +6,10 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
-use dakon_solver::certificate::{default_small_seeds, extract_with_turn, Claim, ExtractError, ExtractProgress, Extraction};
-use dakon_solver::dakon::Position;
+use dakon_solver::certificate::{
+    default_small_seeds, extract_opening, extract_with_turn, Claim, ExtractError, ExtractProgress, Extraction,
+};
+use dakon_solver::dakon::{DakonOptions, OpeningState, Position};
 use dakon_solver::search::{Limits, Solver};
 use dakon_solver::solvable::Solvable;
 use serde::{Deserialize, Serialize};
@@ -220,18 +222,60 @@ pub fn write_certificate_until<R>(
 where
     R: Solvable<Position = Position>,
 {
+    let small_seeds = options.small_seeds.unwrap_or_else(|| default_small_seeds(solver.rules()));
+    write_extracted(options, path, root.holes(), stop, |limits, progress| {
+        extract_with_turn(solver, root, claim, small_seeds, limits, turn, progress)
+    })
+}
+
+/// [`write_certificate`] of an opening state under `no-first-turn-capture` (`rules`, which
+/// have it): the extraction goes through the opening with the opening search, then on with
+/// `solver`, which plays the rules without the option.
+///
+/// # Errors
+/// As [`write_certificate`].
+pub fn write_opening_certificate<R>(
+    solver: &Solver<R>,
+    root: &OpeningState,
+    rules: DakonOptions,
+    claim: Claim,
+    options: &CertificateOptions,
+    path: &Path,
+) -> Result<Written, CliError>
+where
+    R: Solvable<Position = Position>,
+{
+    let small_seeds = options.small_seeds.unwrap_or_else(|| default_small_seeds(solver.rules()));
+    write_extracted(options, path, root.position.holes(), interrupt_flag(), |limits, progress| {
+        extract_opening(solver, root, rules, claim, small_seeds, limits, progress)
+    })
+}
+
+/// Runs `extract` (with limits stopped by `stop`, and a progress to raise), writes its
+/// certificate of a board of `holes` holes a row to `path` atomically and, unless
+/// `--no-check`, reads it back and checks it.
+///
+/// # Errors
+/// As [`write_certificate`].
+fn write_extracted<F>(
+    options: &CertificateOptions,
+    path: &Path,
+    holes: usize,
+    stop: Arc<AtomicBool>,
+    extract: F,
+) -> Result<Written, CliError>
+where
+    F: FnOnce(&Limits, &ExtractProgress) -> Result<Extraction, ExtractError> + Send,
+{
     let started = Instant::now();
     let spinner = Spinner::with_ctrl_c(&format!("writing the certificate {}", path.display()), "stops it, writing nothing");
     let limits = Limits { stop: Some(stop), ..Limits::default() };
-    let small_seeds = options.small_seeds.unwrap_or_else(|| default_small_seeds(solver.rules()));
     let progress = ExtractProgress::default();
-    let entry_bytes = 2 * root.holes() as u64 + 1;
-    let extraction =
-        watched(&spinner, path, entry_bytes, &progress, || extract_with_turn(solver, root, claim, small_seeds, &limits, turn, &progress))
-            .map_err(|e| match e {
-            ExtractError::Stopped => CliError::Failure(format!("certificate {}: interrupted, nothing written", path.display())),
-            e => CliError::Failure(format!("certificate {}: {e}", path.display())),
-        })?;
+    let entry_bytes = 2 * holes as u64 + 1;
+    let extraction = watched(&spinner, path, entry_bytes, &progress, || extract(&limits, &progress)).map_err(|e| match e {
+        ExtractError::Stopped => CliError::Failure(format!("certificate {}: interrupted, nothing written", path.display())),
+        e => CliError::Failure(format!("certificate {}: {e}", path.display())),
+    })?;
     let work = Work {
         tests: extraction.tests,
         solver_nodes: extraction.nodes,
@@ -252,10 +296,10 @@ where
     Ok(Written {
         path: path.to_path_buf(),
         bytes,
-        claim,
-        small_seeds,
-        lower_entries: certificate.lower_half.len(),
-        upper_entries: certificate.upper_half.len(),
+        claim: certificate.claim,
+        small_seeds: certificate.small_seeds,
+        lower_entries: certificate.lower_half.len() + certificate.opening.as_ref().map_or(0, |o| o.lower_half.moves.len()),
+        upper_entries: certificate.upper_half.len() + certificate.opening.as_ref().map_or(0, |o| o.upper_half.moves.len()),
         seconds,
         check,
         work: Some(work),

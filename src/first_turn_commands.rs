@@ -1,12 +1,18 @@
 //! `dakon solve` and `dakon best` under `no-first-turn-capture`: the opening state of the
 //! POSITION argument (`start`, or notation with an optional `first:` field) solved by
-//! [`dakon_solver::first_turn_search`], its leaves by a solver of the rules without the option.
+//! [`dakon_solver::first_turn_search`], its leaves by a solver of the rules without the option;
+//! `solve --certificate` writes the proof through the opening (format version 2).
 
+use std::path::Path;
+
+use dakon_solver::certificate::Claim;
 use dakon_solver::dakon::{DakonOptions, OpeningState};
 use dakon_solver::first_turn_search::{solve_opening, solve_opening_reporting, OpeningSolution};
 use dakon_solver::ruleset::{outcome, RuleSet, RulesName};
 use dakon_solver::search::{Limits, Solver};
 
+use crate::certificate_arg::CertificateOptions;
+use crate::certificate_writer::{write_opening_certificate, Written};
 use crate::cli_error::CliError;
 use crate::position_arg::PositionArgs;
 use crate::search_args::{solver_for, SearchArgs};
@@ -68,11 +74,20 @@ fn work_json(solution: &OpeningSolution) -> serde_json::Value {
     })
 }
 
-/// `dakon solve` of an opening state: its value, a best move, the work.
+/// `dakon solve` of an opening state: its value, a best move, the work, and with `certificate`
+/// (its path and options) a proof certificate of the bounds proven.
 ///
 /// # Errors
-/// As [`state_and_solver`].
-pub fn solve(position: &PositionArgs, options: DakonOptions, search: &SearchArgs, probe: &ProbeArgs, json: bool) -> Result<(), CliError> {
+/// As [`state_and_solver`]; [`CliError::Failure`] if the certificate cannot be written or the
+/// checker refuses it.
+pub fn solve(
+    position: &PositionArgs,
+    options: DakonOptions,
+    search: &SearchArgs,
+    probe: &ProbeArgs,
+    certificate: Option<(&Path, &CertificateOptions)>,
+    json: bool,
+) -> Result<(), CliError> {
     let (state, solver, tables) = state_and_solver(position, options, search, probe)?;
     let stored = state.position.store_difference();
     // A long solve shows each bracket it proves, on standard error.
@@ -82,15 +97,22 @@ pub fn solve(position: &PositionArgs, options: DakonOptions, search: &SearchArgs
     drop(spinner);
     let (lower, upper) = (stored + solution.lower, stored + solution.upper);
     let exact = lower == upper;
+    let written = match certificate {
+        Some((path, certificate_options)) => {
+            Some(write_opening_certificate(&solver, &state, options, Claim { lower, upper }, certificate_options, path)?)
+        }
+        None => None,
+    };
     if json {
         let json = serde_json::json!({
             "position": state.to_string(), "rules": options.rules_name(), "exact": exact,
             "value": exact.then_some(lower), "lower": lower, "upper": upper,
             "result": exact.then(|| outcome(lower)), "best_move": solution.best_hole,
             "work": work_json(&solution), "tables": tables,
+            "certificate": written.as_ref().map(Written::json),
         });
         println!("{json}");
-        return Ok(());
+        return written.map_or(Ok(()), |w| w.accepted());
     }
     println!("position: {state} (rules {options})");
     let mover = state.position.mover();
@@ -103,7 +125,13 @@ pub fn solve(position: &PositionArgs, options: DakonOptions, search: &SearchArgs
         println!("best move: {hole}");
     }
     print_work(&solution, tables);
-    Ok(())
+    match written {
+        Some(written) => {
+            println!("{}", written.describe());
+            written.accepted()
+        }
+        None => Ok(()),
+    }
 }
 
 /// `dakon best` of an opening state: every move with its value, best first.

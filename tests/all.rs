@@ -13,6 +13,7 @@ mod run_dakon;
 #[allow(dead_code)]
 mod server;
 
+mod certificate_first_turn;
 mod certificate_tampering;
 mod certificate_variants;
 mod certificates;

@@ -86,10 +86,23 @@ fn what_the_opening_search_does_not_serve_is_refused_naming_the_rules() {
     ] {
         assert!(refused(args).contains("dakon:no-first-turn-capture"), "{args:?}");
     }
-    let stderr = refused(&["solve", "start", "--holes", "3", "--rules", RULES, "--certificate", "x.dkc"]);
-    assert!(stderr.contains("--certificate is not available under the rules dakon:no-first-turn-capture"), "{stderr}");
+    let stderr = refused(&["solve", "start", "--holes", "3", "--rules", RULES, "--db", "x.db"]);
+    assert!(stderr.contains("--db is not available under the rules dakon:no-first-turn-capture"), "{stderr}");
     let stderr = refused(&["solve", "3,3,3/3,3,3 0/0 0 first:0,1", "--holes", "3"]);
     assert!(stderr.contains("needs --rules dakon:no-first-turn-capture"), "{stderr}");
     let stderr = refused(&["solve", "3,3,3/3,3,3 0/0 0 first:2", "--rules", RULES]);
     assert!(stderr.contains("'first:0,1', 'first:0' or 'first:1'"), "{stderr}");
+}
+
+#[test]
+fn solve_writes_a_certificate_of_the_opening_that_the_checker_accepts() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("3x3.dkc");
+    let file = path.to_str().unwrap();
+    let solved = json(&["solve", "start", "--holes", "3", "--rules", RULES, "--certificate", file, "--json"]);
+    assert_eq!(solved["certificate"]["checked"], true, "{solved}");
+    assert_eq!(solved["certificate"]["lower"], solved["value"]);
+    let checked = json(&["check", file, "--json"]);
+    assert_eq!(checked["rules"], RULES);
+    assert_eq!(checked["checked_lower"], solved["value"]);
 }

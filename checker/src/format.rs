@@ -8,13 +8,16 @@ use std::fmt;
 
 use xxhash_rust::xxh3::xxh3_64;
 
-use crate::rules::{Position, Rules, MAX_HOLES_PER_ROW};
+use crate::rules::{split_first_turn_option, Position, FIRST_TURN_OPTION, MAX_HOLES_PER_ROW};
 use crate::strategy::Strategy;
 
 /// The first 8 bytes of every certificate: `"DKNCERT\0"`.
 pub const MAGIC: [u8; 8] = *b"DKNCERT\0";
-/// The format version this checker reads.
+/// The format version of certificates without `no-first-turn-capture`.
 pub const VERSION: u32 = 1;
+/// The format version of certificates with `no-first-turn-capture`: version 1 plus the first
+/// turns pending at the root and an opening section per half.
+pub const OPENING_VERSION: u32 = 2;
 /// The most boards of at most `L` seeds a file may make the checker solve: positions with at
 /// most `L` seeds on the board are solved by the checker, in tables of a byte a board.
 pub const MAX_SMALL_BOARDS: u64 = 1 << 28;
@@ -82,6 +85,20 @@ pub struct Certificate {
     /// The strategy of the player to move at the root.
     pub lower_half: Strategy,
     /// The strategy of the other player.
+    pub upper_half: Strategy,
+    /// The opening under `no-first-turn-capture` (format version 2), if the rules have it.
+    pub opening: Option<Opening>,
+}
+
+/// What a certificate of `no-first-turn-capture` adds: the players still in their first turn at
+/// the root, and each half's moves in the states of the opening.
+#[derive(Clone, Debug)]
+pub struct Opening {
+    /// Bit 0: player 0 has not finished their first turn at the root; bit 1: player 1.
+    pub first_turns: u8,
+    /// The lower half's moves where a first turn is pending, by board and first turns.
+    pub lower_half: Strategy,
+    /// The upper half's.
     pub upper_half: Strategy,
 }
 
@@ -156,12 +173,15 @@ impl Certificate {
         }
         let mut cursor = Cursor { bytes, at: MAGIC.len() };
         let version = u32::from_le_bytes(cursor.array("the format version")?);
-        if version != VERSION {
-            return Err(FormatError::new(format!("format version {version}, expected {VERSION}")));
+        if version != VERSION && version != OPENING_VERSION {
+            return Err(FormatError::new(format!("format version {version}, expected {VERSION} or {OPENING_VERSION}")));
         }
+        let has_opening = version == OPENING_VERSION;
         let name_length = cursor.u8("the rules name length")?;
-        if !(1..=32).contains(&name_length) {
-            return Err(FormatError::new(format!("rules name length {name_length} at byte 12, expected 1 to 32")));
+        // Version 2's names carry a fourth option, so they may be longer.
+        let longest = if has_opening { 64 } else { 32 };
+        if !(1..=longest).contains(&name_length) {
+            return Err(FormatError::new(format!("rules name length {name_length} at byte 12, expected 1 to {longest}")));
         }
         let name = cursor.take(name_length.into(), "the rules name")?;
         let holes_per_row = cursor.u8("the holes per row")?;
@@ -175,7 +195,14 @@ impl Certificate {
         let lower = i32::from_le_bytes(cursor.array("the claimed lower bound")?);
         let upper = i32::from_le_bytes(cursor.array("the claimed upper bound")?);
         let small_seeds = cursor.u8("L")?;
+        let first_turns = if has_opening { cursor.u8("the first turns")? } else { 0 };
+        let first_turns_at = cursor.at - 1;
         let sections = [cursor.section("the lower half")?, cursor.section("the upper half")?];
+        let opening_sections = if has_opening {
+            Some([cursor.section("the lower half's opening")?, cursor.section("the upper half's opening")?])
+        } else {
+            None
+        };
         let checked_length = cursor.at;
         let checksum = cursor.u64("the file checksum")?;
         if cursor.at != bytes.len() {
@@ -192,17 +219,30 @@ impl Certificate {
             )));
         }
 
-        let rules = std::str::from_utf8(name).ok().and_then(Rules::from_name).ok_or_else(|| FormatError {
+        let (rules, first_turn_option) = std::str::from_utf8(name).ok().and_then(split_first_turn_option).ok_or_else(|| FormatError {
             message: format!(
-                "unknown rules \"{}\" at byte 13, expected dakon, dakon:<options> (options {}, or traditional), kalah or kalah-empty-capture",
+                "unknown rules \"{}\" at byte 13, expected dakon, dakon:<options> (options {}, {FIRST_TURN_OPTION}, or traditional), kalah or kalah-empty-capture",
                 name.escape_ascii(),
                 crate::rules::DakonOptions::NAMES.join(", ")
             ),
             // A Dakon variant this checker has not heard of is someone else's rules, not damage.
             unknown_rules: name.starts_with(b"dakon:").then(|| name.escape_ascii().to_string()),
         })?;
+        if first_turn_option != has_opening {
+            let name = name.escape_ascii();
+            return Err(FormatError::new(if has_opening {
+                format!("format version {OPENING_VERSION} is for rules with {FIRST_TURN_OPTION}, but the rules are \"{name}\": expected version {VERSION}")
+            } else {
+                format!("the rules \"{name}\" have {FIRST_TURN_OPTION}, which needs format version {OPENING_VERSION}, but the file is version {VERSION}")
+            }));
+        }
         let root = Position::new(rules, holes, [store0, store1], player.into())
             .map_err(|error| FormatError::new(format!("the root position at byte {holes_at} has {error}")))?;
+        if first_turns > 3 || (first_turns != 0 && root.is_over()) {
+            return Err(FormatError::new(format!(
+                "first turns {first_turns} at byte {first_turns_at}, expected 0 to 3 (bit 0 player 0, bit 1 player 1), and 0 when the game is over"
+            )));
+        }
         if lower > upper {
             return Err(FormatError::new(format!("claimed lower bound {lower} above the upper bound {upper}, expected lower <= upper")));
         }
@@ -211,7 +251,16 @@ impl Certificate {
             return Err(FormatError::new(format!("L = {small_seeds}, expected at most {most} for {holes_per_row} holes a row")));
         }
         let [lower_half, upper_half] = sections.map(|section| section.decode(holes.len(), small_seeds));
-        Ok(Certificate { root, lower, upper, small_seeds, lower_half: lower_half?, upper_half: upper_half? })
+        let (lower_half, upper_half) = (lower_half?, upper_half?);
+        let opening = match opening_sections {
+            Some([lower_opening, upper_opening]) => Some(Opening {
+                first_turns,
+                lower_half: lower_opening.decode_opening(holes.len())?,
+                upper_half: upper_opening.decode_opening(holes.len())?,
+            }),
+            None => None,
+        };
+        Ok(Certificate { root, lower, upper, small_seeds, lower_half, upper_half, opening })
     }
 }
 
@@ -224,8 +273,19 @@ impl Section<'_> {
     /// Checks the frame as "Sections" of the format says, in its order, decodes it (never
     /// past `MAX_ENTRY_BYTES`) and checks the entries.
     fn decode(&self, board_length: usize, small_seeds: u8) -> Result<Strategy, FormatError> {
+        let decoded = self.decompress(board_length as u64 + 1)?;
+        Strategy::new(decoded, board_length, small_seeds).map_err(|error| FormatError::new(format!("{}: {error}", self.name)))
+    }
+
+    /// [`Section::decode`] of an opening section, whose entries have the first-turn byte too.
+    fn decode_opening(&self, board_length: usize) -> Result<Strategy, FormatError> {
+        let decoded = self.decompress(board_length as u64 + 2)?;
+        Strategy::new_opening(decoded, board_length).map_err(|error| FormatError::new(format!("{}: {error}", self.name)))
+    }
+
+    /// The frame's bytes, entries of `width` bytes, after the checks of "Sections" in their order.
+    fn decompress(&self, width: u64) -> Result<Vec<u8>, FormatError> {
         let (name, entries, at, frame) = (self.name, self.entries, self.frame_at, self.frame);
-        let width = board_length as u64 + 1;
         let expected = entries.checked_mul(width).filter(|&length| length <= MAX_ENTRY_BYTES).ok_or_else(|| {
             FormatError::new(format!(
                 "{name} has {entries} entries of {width} bytes, more than the checker accepts ({MAX_ENTRY_BYTES} bytes)"
@@ -273,6 +333,6 @@ impl Section<'_> {
         if computed != self.checksum {
             return Err(FormatError::new(format!("{name}'s entries checksum {:016x}, expected {computed:016x}", self.checksum)));
         }
-        Strategy::new(decoded, board_length, small_seeds).map_err(|error| FormatError::new(format!("{name}: {error}")))
+        Ok(decoded)
     }
 }

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::minimax::Minimax;
-use crate::rules::{difference, Board, Position};
+use crate::rules::{difference, Board, Position, Turn};
 use crate::strategy::Strategy;
 
 /// What the check of one half found.
@@ -21,7 +21,7 @@ pub struct HalfReport {
     /// What the owner must at least finish with (its final store difference): the claimed
     /// lower bound for the lower half, minus the claimed upper bound for the upper half.
     pub needed: i64,
-    /// The strategy's entries.
+    /// The strategy's entries, the opening's included.
     pub entries: usize,
     /// Calls of the walk's `visit`, the root's included, those that return at once (steps S
     /// and E) too; not the positions the minimax solves.
@@ -70,14 +70,55 @@ pub enum Shortfall {
 /// A position still to check, with what the owner needs there.
 struct Visit {
     position: Position,
+    /// The players still in their first turn (bit 0 player 0, bit 1 player 1); always 0
+    /// without `no-first-turn-capture`.
+    first_turns: u8,
     needed: i64,
     /// Where its line ends in the check's `steps`.
     step: usize,
 }
 
-/// Checks that `strategy` guarantees `owner` at least `needed` from `root`, with positions of
+/// Where a half's walk starts and what it follows in the opening under `no-first-turn-capture`.
+pub(crate) struct OpeningWalk<'a> {
+    /// The players still in their first turn at the root.
+    pub first_turns: u8,
+    /// The owner's moves in the states of the opening, keyed by board and first turns.
+    pub strategy: &'a Strategy,
+}
+
+/// A half's strategy: its ordinary entries, and its opening under `no-first-turn-capture`.
+#[derive(Clone, Copy)]
+pub(crate) struct Strategies<'a> {
+    /// The entries keyed by board alone (every first turn over).
+    pub ordinary: &'a Strategy,
+    /// The opening, if the rules have the option.
+    pub opening: Option<&'a OpeningWalk<'a>>,
+}
+
+/// The bit of `player` in a first-turn byte.
+fn bit(player: usize) -> u8 {
+    1 << player
+}
+
+/// The first turns still pending after `mover` played from a state with `first_turns` pending
+/// and reached `next`: none once the game is over, the mover's over once the other player is to
+/// move.
+fn first_turns_after(first_turns: u8, mover: usize, next: &Position) -> u8 {
+    if next.is_over() {
+        0
+    } else if next.player() != mover {
+        first_turns & !bit(mover)
+    } else {
+        first_turns
+    }
+}
+
+/// Checks that `strategies` guarantee `owner` at least `needed` from `root`, with positions of
 /// at most `small_seeds` seeds on the board solved by `minimax`, adding each visit to
-/// `visits` too (for a progress display on another thread).
+/// `visits` too (for a progress display on another thread). With an opening, the walk starts
+/// in the opening of `no-first-turn-capture`: where a first turn is pending it plays the
+/// mover's moves without capture, skips step 2, and takes the owner's moves from the opening
+/// strategy.
 ///
 /// The work list is an explicit stack, since a game can be far deeper than a thread's stack
 /// allows recursion; successors are pushed last first, so they are popped (visited) in
@@ -86,20 +127,23 @@ pub(crate) fn check_half(
     root: &Position,
     owner: usize,
     needed: i64,
-    strategy: &Strategy,
+    strategies: Strategies,
     small_seeds: u32,
     minimax: &mut Minimax,
     visits: &AtomicU64,
 ) -> HalfReport {
-    let mut report = HalfReport { owner, needed, entries: strategy.len(), visited: 0, failure: None };
+    let Strategies { ordinary: strategy, opening } = strategies;
+    let entries = strategy.len() + opening.map_or(0, |opening| opening.strategy.len());
+    let mut report = HalfReport { owner, needed, entries, visited: 0, failure: None };
     // Each step is a move (previous step, hole); step 0 is the root.
     let mut steps: Vec<(usize, usize)> = vec![(0, 0)];
     // The highest need met (or being checked) on a board, above the stores' difference: a
     // position whose need is met implies every lower need. Recorded before the position's
     // successors are checked, which is sound because any failure ends the whole check.
-    let mut met: HashMap<(Board, usize), i64> = HashMap::new();
-    let mut stack = vec![Visit { position: *root, needed, step: 0 }];
-    while let Some(Visit { position, needed, step }) = stack.pop() {
+    let mut met: HashMap<((Board, usize), u8), i64> = HashMap::new();
+    let first_turns = opening.map_or(0, |opening| opening.first_turns);
+    let mut stack = vec![Visit { position: *root, first_turns, needed, step: 0 }];
+    while let Some(Visit { position, first_turns, needed, step }) = stack.pop() {
         report.visited += 1;
         visits.fetch_add(1, Ordering::Relaxed);
         let above_stores = needed - position.store_difference(owner);
@@ -108,27 +152,36 @@ pub(crate) fn check_half(
             continue;
         }
         // Step E.
-        if met.get(&position.key()).is_some_and(|&highest| highest >= above_stores) {
+        let key = (position.key(), first_turns);
+        if met.get(&key).is_some_and(|&highest| highest >= above_stores) {
             continue;
         }
-        met.insert(position.key(), above_stores);
+        met.insert(key, above_stores);
+        let mover = position.player();
+        let turn = if first_turns & bit(mover) != 0 { Turn::FirstWithoutCapture } else { Turn::Ordinary };
         let mut follow = |hole: usize, next: Position| {
             steps.push((step, hole));
-            stack.push(Visit { position: next, needed, step: steps.len() - 1 });
+            let first_turns = first_turns_after(first_turns, mover, &next);
+            stack.push(Visit { position: next, first_turns, needed, step: steps.len() - 1 });
+        };
+        // In the opening the owner's entries are keyed by the board and the first turns.
+        let entry = match opening {
+            Some(opening) if first_turns != 0 => opening.strategy.move_for(&[position.holes(), &[first_turns]].concat()),
+            _ => strategy.move_for(position.holes()),
         };
         // Rules 1 to 5, in this order.
         let shortfall = if let Some(stores) = position.final_stores() {
             Some(Shortfall::GameOver(difference(stores, owner))).filter(|_| difference(stores, owner) < needed)
-        } else if position.seeds_on_board() <= small_seeds {
+        } else if first_turns == 0 && position.seeds_on_board() <= small_seeds {
             let value = minimax.value_for(&position, owner);
             Some(Shortfall::SmallPosition(value)).filter(|_| value < needed)
         } else if position.player() != owner {
-            position.successors().into_iter().rev().for_each(|(hole, next)| follow(hole, next));
+            position.successors_in_turn(turn).into_iter().rev().for_each(|(hole, next)| follow(hole, next));
             None
         } else {
-            match strategy.move_for(position.holes()) {
+            match entry {
                 None => Some(Shortfall::NoEntry(position.store_difference(owner) - i64::from(position.seeds_on_board()))),
-                Some(hole) => match position.play(hole.into()) {
+                Some(hole) => match position.play_in_turn(hole.into(), turn) {
                     None => Some(Shortfall::IllegalMove(hole)),
                     Some(next) => {
                         follow(hole.into(), next);

@@ -32,12 +32,12 @@ use std::sync::atomic::AtomicU64;
 use std::time::Instant;
 
 pub use cli::run;
-pub use format::{max_small_seeds, Certificate, FormatError, MAGIC, MAX_ENTRY_BYTES, MAX_SMALL_BOARDS, VERSION};
+pub use format::{max_small_seeds, Certificate, FormatError, Opening, MAGIC, MAX_ENTRY_BYTES, MAX_SMALL_BOARDS, OPENING_VERSION, VERSION};
 pub use half::{Failure, HalfReport, Shortfall};
 pub use report::Report;
 pub use strategy::Strategy;
 
-use half::check_half;
+use half::{check_half, OpeningWalk, Strategies};
 use minimax::Minimax;
 
 /// Reads one certificate and checks both halves (see [`Certificate::check`]).
@@ -68,10 +68,22 @@ impl Certificate {
         let small_seeds = u32::from(self.small_seeds);
         let mut minimax = Minimax::new(root.holes_per_row(), small_seeds);
         let mover = root.player();
-        let lower = check_half(&root, mover, self.lower.into(), &self.lower_half, small_seeds, &mut minimax, visits);
-        let upper = check_half(&root, 1 - mover, -i64::from(self.upper), &self.upper_half, small_seeds, &mut minimax, visits);
+        let openings = self.opening.as_ref().map(|opening| {
+            let walk = |strategy| OpeningWalk { first_turns: opening.first_turns, strategy };
+            [walk(&opening.lower_half), walk(&opening.upper_half)]
+        });
+        let [lower_opening, upper_opening] = [0, 1].map(|half| openings.as_ref().map(|walks| &walks[half]));
+        let lower_strategies = Strategies { ordinary: &self.lower_half, opening: lower_opening };
+        let upper_strategies = Strategies { ordinary: &self.upper_half, opening: upper_opening };
+        let lower = check_half(&root, mover, self.lower.into(), lower_strategies, small_seeds, &mut minimax, visits);
+        let upper = check_half(&root, 1 - mover, -i64::from(self.upper), upper_strategies, small_seeds, &mut minimax, visits);
+        let rules_name = match self.opening {
+            Some(_) => rules::first_turn_name(root.rules()).unwrap_or_default(),
+            None => root.rules().name().to_string(),
+        };
         Report {
             root,
+            rules_name,
             claimed_lower: self.lower,
             claimed_upper: self.upper,
             small_seeds: self.small_seeds,

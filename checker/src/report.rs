@@ -13,6 +13,8 @@ use crate::rules::{Position, Rules};
 pub struct Report {
     /// The position `P` whose value the certificate bounds (its rules and board size too).
     pub root: Position,
+    /// The rules' name as the certificate gives it, options included.
+    pub rules_name: String,
     /// The claimed lower bound of the value (the mover's final store difference).
     pub claimed_lower: i32,
     /// The claimed upper bound.
@@ -39,7 +41,7 @@ impl Report {
         self.lower.holds() && self.upper.holds()
     }
 
-    /// The rule set of the certificate.
+    /// The rule set of the certificate (after the opening, under `no-first-turn-capture`).
     pub fn rules(&self) -> Rules {
         self.root.rules()
     }
@@ -91,7 +93,7 @@ impl Report {
         };
         json!({
             "holds": self.holds(),
-            "rules": self.rules().name(),
+            "rules": self.rules_name,
             "holes_per_row": self.holes_per_row(),
             "position": self.root.to_string(),
             "L": self.small_seeds,
@@ -111,14 +113,7 @@ impl Report {
 /// Several lines, each indented by two spaces, ending in a newline.
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(
-            f,
-            "  position  {}  ({}, {} holes per row, L = {})",
-            self.root,
-            self.rules().name(),
-            self.holes_per_row(),
-            self.small_seeds
-        )?;
+        writeln!(f, "  position  {}  ({}, {} holes per row, L = {})", self.root, self.rules_name, self.holes_per_row(), self.small_seeds)?;
         writeln!(f, "  claimed   {} <= value <= {}", signed(self.claimed_lower.into()), signed(self.claimed_upper.into()))?;
         writeln!(f, "  checked   {} <= value <= {}", signed(self.checked_lower()), signed(self.checked_upper()))?;
         for (name, half) in [("lower", &self.lower), ("upper", &self.upper)] {

@@ -54,6 +54,45 @@ impl DakonOptions {
     };
 }
 
+/// Which kind of turn a move belongs to: under `no-first-turn-capture` a player's first turn
+/// (their first move and the extra moves it earns) captures nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Turn {
+    /// Any turn of a rule set without that option, and every turn after a player's first.
+    Ordinary,
+    /// A first turn under `no-first-turn-capture`: a lap ending in an empty hole takes nothing.
+    FirstWithoutCapture,
+}
+
+/// The option of Dakon that lives only in the opening, and is therefore not a [`Rules`] of its
+/// own: a certificate names it among Dakon's options, and its opening is checked with
+/// [`Turn::FirstWithoutCapture`].
+pub const FIRST_TURN_OPTION: &str = "no-first-turn-capture";
+
+/// A rules name split into the rules after the opening and whether it has
+/// [`FIRST_TURN_OPTION`]; `None` if it is not a name of the format document. The option is
+/// written in its alphabetical place among the others (`dakon:no-first-turn-capture,traditional`
+/// for all four).
+pub fn split_first_turn_option(name: &str) -> Option<(Rules, bool)> {
+    if let Some(rules) = Rules::from_name(name) {
+        return Some((rules, false));
+    }
+    let options = name.strip_prefix("dakon:")?;
+    let rest: Vec<&str> = options.split(',').filter(|option| *option != FIRST_TURN_OPTION).collect();
+    let rules = if rest.is_empty() { Rules::DAKON } else { Rules::from_name(&format!("dakon:{}", rest.join(",")))? };
+    (first_turn_name(rules).as_deref() == Some(name)).then_some((rules, true))
+}
+
+/// The name of `rules` with [`FIRST_TURN_OPTION`] added (Dakon only).
+pub fn first_turn_name(rules: Rules) -> Option<String> {
+    let Rules::Dakon(_) = rules else { return None };
+    let name = rules.name();
+    let mut options: Vec<&str> = name.strip_prefix("dakon:").map_or(Vec::new(), |options| options.split(',').collect());
+    options.push(FIRST_TURN_OPTION);
+    options.sort_unstable();
+    Some(format!("dakon:{}", options.join(",")))
+}
+
 /// A rule set, by its name in certificates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Rules {
@@ -235,20 +274,31 @@ impl Position {
     /// given out if that ends the game; `None` if the move is illegal (not a non-empty hole of
     /// the player to move, or the game is over).
     pub fn play(&self, hole: usize) -> Option<Position> {
-        self.legal_moves().contains(&hole).then(|| self.after(hole))
+        self.play_in_turn(hole, Turn::Ordinary)
+    }
+
+    /// [`Position::play`] in a turn of kind `turn`: a first turn under
+    /// `no-first-turn-capture` takes nothing.
+    pub fn play_in_turn(&self, hole: usize, turn: Turn) -> Option<Position> {
+        self.legal_moves().contains(&hole).then(|| self.after(hole, turn))
     }
 
     /// Every legal move with the position after it, in the order of [`Position::legal_moves`].
     pub fn successors(&self) -> Vec<(usize, Position)> {
-        self.legal_moves().into_iter().map(|hole| (hole, self.after(hole))).collect()
+        self.successors_in_turn(Turn::Ordinary)
     }
 
-    /// The position after lifting `hole`, which must be a legal move.
-    fn after(&self, hole: usize) -> Position {
+    /// [`Position::successors`] in a turn of kind `turn`.
+    pub fn successors_in_turn(&self, turn: Turn) -> Vec<(usize, Position)> {
+        self.legal_moves().into_iter().map(|hole| (hole, self.after(hole, turn))).collect()
+    }
+
+    /// The position after lifting `hole`, which must be a legal move, in a turn of kind `turn`.
+    fn after(&self, hole: usize, turn: Turn) -> Position {
         let mut next = *self;
         let mover = self.player;
         let extra_move = match self.rules {
-            Rules::Dakon(options) => next.dakon_turn(hole, options),
+            Rules::Dakon(options) => next.dakon_turn(hole, options, turn),
             Rules::Kalah => next.kalah_turn(hole, false),
             Rules::KalahEmptyCapture => next.kalah_turn(hole, true),
         };
@@ -271,7 +321,7 @@ impl Position {
     }
 
     /// Plays a `dakon` turn from `hole` under `options`; returns whether the mover moves again.
-    fn dakon_turn(&mut self, hole: usize, options: DakonOptions) -> bool {
+    fn dakon_turn(&mut self, hole: usize, options: DakonOptions, turn: Turn) -> bool {
         let mover = self.player;
         let mut last = self.sow(hole, options.skip_origin);
         loop {
@@ -280,6 +330,8 @@ impl Position {
                 // It held seeds before this one: relay. Each lap stores a seed or moves seeds
                 // closer to the mover's store, so this ends.
                 Pit::Hole(landed) if self.board[landed] > 1 => last = self.sow(landed, options.skip_origin),
+                // `no-first-turn-capture`: an empty hole ends a first turn's lap, taking nothing.
+                Pit::Hole(_) if turn == Turn::FirstWithoutCapture => return false,
                 Pit::Hole(landed) if self.owner(landed) == mover => {
                     let facing = self.facing(landed);
                     let taken = std::mem::take(&mut self.board[facing]);

@@ -22,16 +22,45 @@ impl Strategy {
     pub(crate) fn new(entries: Vec<u8>, board_length: usize, small_seeds: u8) -> Result<Strategy, String> {
         let strategy = Strategy { entries, width: board_length + 1 };
         for index in 0..strategy.len() {
-            let board = strategy.board(index);
-            let seeds: u32 = board.iter().map(|&seeds| u32::from(seeds)).sum();
+            let seeds = seeds(strategy.board(index));
             if seeds <= u32::from(small_seeds) || seeds > MAX_SEEDS {
                 return Err(format!("entry {index} holds {seeds} seeds, expected more than L = {small_seeds} and at most {MAX_SEEDS}"));
             }
-            if index > 0 && strategy.board(index - 1) >= board {
-                return Err(format!("entry {index} does not come after entry {}: expected boards strictly increasing", index - 1));
-            }
+            strategy.check_order(index)?;
         }
         Ok(strategy)
+    }
+
+    /// Keeps decoded opening `entries` (format version 2) for boards of `board_length` holes
+    /// after checking them: `board_length + 2` bytes each (the board, the first turns pending,
+    /// the hole), strictly increasing by board and first turns, each board holding at most 255
+    /// seeds and the first turns 1 to 3. Looked up by the board followed by the first-turn byte.
+    ///
+    /// # Errors
+    ///
+    /// A message naming the first entry out of order, with a wrong seed count or first turns.
+    pub(crate) fn new_opening(entries: Vec<u8>, board_length: usize) -> Result<Strategy, String> {
+        let strategy = Strategy { entries, width: board_length + 2 };
+        for index in 0..strategy.len() {
+            let (board, first_turns) = strategy.board(index).split_at(board_length);
+            let seeds = seeds(board);
+            if seeds > MAX_SEEDS {
+                return Err(format!("entry {index} holds {seeds} seeds, expected at most {MAX_SEEDS}"));
+            }
+            if !(1..=3).contains(&first_turns[0]) {
+                return Err(format!("entry {index} has first turns {}, expected 1 to 3", first_turns[0]));
+            }
+            strategy.check_order(index)?;
+        }
+        Ok(strategy)
+    }
+
+    /// That entry `index` comes strictly after the one before it.
+    fn check_order(&self, index: usize) -> Result<(), String> {
+        if index > 0 && self.board(index - 1) >= self.board(index) {
+            return Err(format!("entry {index} does not come after entry {}: expected boards strictly increasing", index - 1));
+        }
+        Ok(())
     }
 
     /// How many entries the strategy has.
@@ -44,8 +73,9 @@ impl Strategy {
         self.entries.is_empty()
     }
 
-    /// The hole the strategy lifts on the board with these `holes`, if it has an entry for it
-    /// (not yet known to be legal there).
+    /// The hole the strategy lifts on the board with these `holes` (for an opening strategy,
+    /// the board followed by the first-turn byte), if it has an entry for it (not yet known to
+    /// be legal there).
     pub(crate) fn move_for(&self, holes: &[u8]) -> Option<u8> {
         let (mut low, mut high) = (0, self.len());
         while low < high {
@@ -64,7 +94,13 @@ impl Strategy {
         self.entries.chunks_exact(self.width).map(|entry| entry.split_at(self.width - 1)).map(|(board, hole)| (board, hole[0]))
     }
 
+    /// The key of entry `index`: its board, and for an opening entry the first turns too.
     fn board(&self, index: usize) -> &[u8] {
         &self.entries[index * self.width..][..self.width - 1]
     }
+}
+
+/// The seeds on a board.
+fn seeds(board: &[u8]) -> u32 {
+    board.iter().map(|&seeds| u32::from(seeds)).sum()
 }

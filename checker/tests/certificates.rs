@@ -301,10 +301,10 @@ fn another_boards_header_is_refused() {
 fn malformed_headers_are_refused_with_what_was_expected() {
     let (root, draft) = sample();
     let cases: Vec<(Draft, &str)> = vec![
-        (Draft { version: 2, ..draft.clone() }, "format version 2, expected 1"),
+        (Draft { version: 3, ..draft.clone() }, "format version 3, expected 1 or 2"),
         (
             Draft { rules: b"oware".to_vec(), ..draft.clone() },
-            "unknown rules \"oware\" at byte 13, expected dakon, dakon:<options> (options nembak-lander, no-mikul, skip-origin, or traditional), kalah or kalah-empty-capture",
+            "unknown rules \"oware\" at byte 13, expected dakon, dakon:<options> (options nembak-lander, no-mikul, skip-origin, no-first-turn-capture, or traditional), kalah or kalah-empty-capture",
         ),
         (Draft { rules: b"dak\xffn".to_vec(), ..draft.clone() }, "unknown rules \"dak\\xffn\" at byte 13"),
         (Draft { rules: vec![], ..draft.clone() }, "rules name length 0 at byte 12, expected 1 to 32"),

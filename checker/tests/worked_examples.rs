@@ -144,3 +144,39 @@ fn rules_names_round_trip() {
     }
     assert_eq!(Rules::from_name("oware"), None);
 }
+
+/// The worked examples of `no-first-turn-capture` (the project's rules page and the format
+/// document): (rules, position, hole, after, whether the same move captures after the first
+/// turn), each played as a first turn.
+const FIRST_TURN_EXAMPLES: &[(&str, &str, usize, &str, bool)] = &[
+    // The lap's last seed lands in hole 13, emptied by the lift: no nembak in a first turn.
+    ("dakon:no-first-turn-capture", "7,7,7,7,7,7,7/7,7,7,7,7,7,7 0/0 0", 13, "8,0,8,8,8,8,8/8,8,8,8,8,8,1 0/1 1", true),
+    // ...nor with the traditional options (no lander taken either).
+    ("dakon:no-first-turn-capture,traditional", "7,7,7,7,7,7,7/7,7,7,7,7,7,7 0/0 0", 13, "8,0,8,8,8,8,8/8,8,8,8,8,8,1 0/1 1", true),
+    // No mikul in a first turn.
+    ("dakon:no-first-turn-capture", "1,1,2,0,1/0,0,0,0,3 0/0 0", 9, "1,1,2,1,2/0,0,0,0,0 0/1 1", true),
+    // Relays and the extra move are unchanged.
+    ("dakon:no-first-turn-capture", "0,0/6,0 0/0 0", 2, "2,0/0,1 0/3 0", false),
+];
+
+#[test]
+fn first_turns_without_capture() {
+    use dakon_check::rules::{first_turn_name, split_first_turn_option, Turn};
+    for &(name, text, hole, after, captures_later) in FIRST_TURN_EXAMPLES {
+        let (rules, option) = split_first_turn_option(name).unwrap();
+        assert!(option, "{name}");
+        assert_eq!(first_turn_name(rules).as_deref(), Some(name));
+        let played = parse(rules, text).play_in_turn(hole, Turn::FirstWithoutCapture).unwrap();
+        assert_eq!(played.to_string(), parse(rules, after).to_string(), "{name} {text} hole {hole}");
+        // The same move after the first turn captures: the option changes only first turns.
+        let later = parse(rules, text).play(hole).unwrap().to_string();
+        assert_eq!(later != played.to_string(), captures_later, "{name} {text} hole {hole}");
+    }
+    // The option's names: alphabetical among the others, and not a rule set of its own.
+    assert_eq!(split_first_turn_option("dakon:no-first-turn-capture,no-mikul").map(|(r, o)| (r.name(), o)), Some(("dakon:no-mikul", true)));
+    for wrong in
+        ["dakon:no-mikul,no-first-turn-capture", "dakon:no-first-turn-capture,no-first-turn-capture", "kalah:no-first-turn-capture"]
+    {
+        assert!(split_first_turn_option(wrong).is_none(), "{wrong}");
+    }
+}

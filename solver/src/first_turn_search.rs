@@ -105,17 +105,7 @@ pub fn solve_opening_reporting<R: Solvable<Position = Position>>(
     limits: &Limits,
     progress: Option<&dyn Fn(i32, i32)>,
 ) -> OpeningSolution {
-    let mut search = OpeningSearch {
-        solver,
-        options,
-        limits,
-        started: Instant::now(),
-        memo: HashMap::default(),
-        progress,
-        opening_states: 0,
-        leaf_tests: 0,
-        leaf_nodes: 0,
-    };
+    let mut search = OpeningSearch::new(solver, options, limits, progress);
     let k = state.position.seeds_on_board() as i32;
     // The future gain has the parity of the seeds on the board (each ends in one store), so
     // the bisection runs over the values of that parity only.
@@ -144,7 +134,47 @@ pub fn solve_opening_reporting<R: Solvable<Position = Position>>(
     }
 }
 
-impl<R: Solvable<Position = Position>> OpeningSearch<'_, R> {
+/// Null-window tests of opening states, for the extraction of a certificate: each answer is
+/// proven, and the memo of proven bounds is kept from one test to the next.
+pub struct OpeningProver<'a, R: Solvable<Position = Position>> {
+    search: OpeningSearch<'a, R>,
+}
+
+impl<'a, R: Solvable<Position = Position>> OpeningProver<'a, R> {
+    /// A prover under `options` (with `no-first-turn-capture`), its leaves tested by `solver`
+    /// (of `options.board_rules()`), within `limits` over all its tests.
+    pub fn new(solver: &'a Solver<R>, options: DakonOptions, limits: &'a Limits) -> Self {
+        OpeningProver { search: OpeningSearch::new(solver, options, limits, None) }
+    }
+
+    /// Whether the future gain of `state` (the mover's future store gain minus the
+    /// opponent's) is at least `bound`; `None` if a limit stopped the test.
+    pub fn at_least(&mut self, state: &OpeningState, bound: i32) -> Option<bool> {
+        self.search.at_least(state, bound).ok()
+    }
+
+    /// Positions the leaf tests visited so far.
+    pub fn leaf_nodes(&self) -> u64 {
+        self.search.leaf_nodes
+    }
+}
+
+impl<'a, R: Solvable<Position = Position>> OpeningSearch<'a, R> {
+    /// A search with an empty memo, its clock started now.
+    fn new(solver: &'a Solver<R>, options: DakonOptions, limits: &'a Limits, progress: Option<&'a dyn Fn(i32, i32)>) -> Self {
+        OpeningSearch {
+            solver,
+            options,
+            limits,
+            started: Instant::now(),
+            memo: HashMap::default(),
+            progress,
+            opening_states: 0,
+            leaf_tests: 0,
+            leaf_nodes: 0,
+        }
+    }
+
     /// Whether the future gain of `state` is at least `bound`.
     fn at_least(&mut self, state: &OpeningState, bound: i32) -> Result<bool, Stopped> {
         let k = state.position.seeds_on_board() as i32;

@@ -107,7 +107,6 @@ pub fn run(args: Args, cluster: Option<&Cluster>) -> Result<(), CliError> {
         first_turn_commands::refuse_unsupported(
             options,
             &[
-                ("--certificate", args.certificate.is_some()),
                 ("--db", args.db.db.is_some()),
                 ("--at-least", args.at_least.is_some()),
                 ("--prove-win", args.prove_win),
@@ -115,7 +114,12 @@ pub fn run(args: Args, cluster: Option<&Cluster>) -> Result<(), CliError> {
                 ("mpirun", cluster.is_some()),
             ],
         )?;
-        return first_turn_commands::solve(&args.position, options, &args.search, &args.probe, args.json);
+        if let Some(path) = &args.certificate {
+            certificate_arg::check_destination(path)?;
+            args.certificate_options.check_small_seeds(args.position.holes)?;
+        }
+        let certificate = args.certificate.as_deref().map(|path| (path, &args.certificate_options));
+        return first_turn_commands::solve(&args.position, options, &args.search, &args.probe, certificate, args.json);
     }
     let (position, rules) = args.position.position_and_rules()?;
     let prints = cluster::prints(cluster);

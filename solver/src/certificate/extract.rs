@@ -127,7 +127,7 @@ where
     };
     let lower_half = extract_half("lower", root.mover(), claim.lower, turn)?;
     let upper_half = extract_half("upper", root.mover().other(), -claim.upper, &[])?;
-    let certificate = Certificate { rules: solver.rules().name(), root: *root, claim, small_seeds, lower_half, upper_half };
+    let certificate = Certificate { rules: solver.rules().name(), root: *root, claim, small_seeds, lower_half, upper_half, opening: None };
     Ok(Extraction { certificate, tests, nodes, table_answers, elapsed: started.elapsed() })
 }
 

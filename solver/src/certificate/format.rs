@@ -4,14 +4,17 @@
 
 use xxhash_rust::xxh3::xxh3_64;
 
-use super::{Certificate, Strategy};
+use super::Certificate;
 use crate::composition::count;
 use crate::dakon::Player;
 
 /// The first eight bytes of every certificate.
 pub const MAGIC: [u8; 8] = *b"DKNCERT\0";
-/// The format version this crate writes.
+/// The format version this crate writes, but under `no-first-turn-capture`.
 pub const VERSION: u32 = 1;
+/// The format version of certificates under `no-first-turn-capture`: version 1 with the first
+/// turns pending at the root and a section of opening entries per half.
+pub const OPENING_VERSION: u32 = 2;
 /// The most boards of at most `L` seeds the format lets `L` cover: positions with at most `L`
 /// seeds on the board have no entries, the checker solves them itself, in tables of one byte
 /// a board, so this bounds what a file can make a checker allocate.
@@ -48,15 +51,19 @@ impl Certificate {
     /// The file's bytes.
     ///
     /// # Panics
-    /// Panics if the rules name is longer than 32 bytes (rule sets have short names).
+    /// Panics if the rules name is longer than 32 bytes (64 in version 2): rule sets have short
+    /// names.
     pub fn to_bytes(&self) -> Vec<u8> {
         let root = &self.root;
         let holes = root.holes();
         let name = self.rules.as_bytes();
-        assert!((1..=32).contains(&name.len()), "a rules name has 1 to 32 bytes: {:?}", self.rules);
+        // Version 2's names carry `no-first-turn-capture` too, so they may be longer.
+        let longest = if self.opening.is_some() { 64 } else { 32 };
+        assert!((1..=longest).contains(&name.len()), "a rules name has 1 to {longest} bytes: {:?}", self.rules);
         let mut out = Vec::new();
         out.extend_from_slice(&MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
+        let version = if self.opening.is_some() { OPENING_VERSION } else { VERSION };
+        out.extend_from_slice(&version.to_le_bytes());
         out.push(name.len() as u8);
         out.extend_from_slice(name);
         out.push(holes as u8);
@@ -67,8 +74,26 @@ impl Certificate {
         out.extend_from_slice(&self.claim.lower.to_le_bytes());
         out.extend_from_slice(&self.claim.upper.to_le_bytes());
         out.push(self.small_seeds);
+        if let Some(opening) = &self.opening {
+            out.push(opening.first_turns);
+        }
         for half in [&self.lower_half, &self.upper_half] {
-            write_section(&mut out, half, holes);
+            let mut entries = Vec::with_capacity(half.len() * (2 * holes + 1));
+            for (board, &hole) in &half.moves {
+                entries.extend_from_slice(board.holes(holes));
+                entries.push(hole);
+            }
+            write_section(&mut out, &entries, half.len());
+        }
+        if let Some(opening) = &self.opening {
+            for half in [&opening.lower_half, &opening.upper_half] {
+                let mut entries = Vec::with_capacity(half.moves.len() * (2 * holes + 2));
+                for (&(board, first_turns), &hole) in &half.moves {
+                    entries.extend_from_slice(board.holes(holes));
+                    entries.extend([first_turns, hole]);
+                }
+                write_section(&mut out, &entries, half.moves.len());
+            }
         }
         let checksum = xxh3_64(&out);
         out.extend_from_slice(&checksum.to_le_bytes());
@@ -76,18 +101,13 @@ impl Certificate {
     }
 }
 
-/// Appends one strategy: entry count, compressed length, checksum of the entries, then the
-/// entries (board, then hole) as one zstd frame.
-fn write_section(out: &mut Vec<u8>, strategy: &Strategy, holes: usize) {
-    let mut entries = Vec::with_capacity(strategy.len() * (2 * holes + 1));
-    for (board, &hole) in &strategy.moves {
-        entries.extend_from_slice(board.holes(holes));
-        entries.push(hole);
-    }
+/// Appends one section of `count` entries: entry count, compressed length, checksum of the
+/// entries, then the `entries` bytes as one zstd frame.
+fn write_section(out: &mut Vec<u8>, entries: &[u8], count: usize) {
     let level = if entries.len() <= STRONG_BYTES { STRONG_LEVEL } else { FAST_LEVEL };
-    let frame = zstd::bulk::compress(&entries, level).expect("compressing into memory does not fail");
-    out.extend_from_slice(&(strategy.len() as u64).to_le_bytes());
+    let frame = zstd::bulk::compress(entries, level).expect("compressing into memory does not fail");
+    out.extend_from_slice(&(count as u64).to_le_bytes());
     out.extend_from_slice(&(frame.len() as u64).to_le_bytes());
-    out.extend_from_slice(&xxh3_64(&entries).to_le_bytes());
+    out.extend_from_slice(&xxh3_64(entries).to_le_bytes());
     out.extend_from_slice(&frame);
 }

@@ -10,6 +10,7 @@
 //!
 //! - [`extract`]: the certificate of proven bounds, each strategy chosen move by move for a
 //!   small proof and checked with the solver's null-window test;
+//! - [`extract_opening`]: the same under `no-first-turn-capture`, through the opening;
 //! - [`Certificate::to_bytes`] and [`Certificate::write`]: the file.
 //!
 //! The extraction needs the absolute board and hole numbers, so it serves every rule set on
@@ -21,6 +22,7 @@ mod choose;
 mod error;
 mod extract;
 mod format;
+mod opening;
 mod progress;
 mod prune;
 mod shared_walk;
@@ -32,7 +34,8 @@ use std::path::Path;
 pub use board::Board;
 pub use error::ExtractError;
 pub use extract::{extract, extract_with_turn, Extraction};
-pub use format::{max_small_seeds, MAGIC, MAX_SMALL_BOARDS, VERSION};
+pub use format::{max_small_seeds, MAGIC, MAX_SMALL_BOARDS, OPENING_VERSION, VERSION};
+pub use opening::{extract_opening, Opening, OpeningStrategy};
 pub use progress::ExtractProgress;
 pub use strategy::Strategy;
 
@@ -91,6 +94,9 @@ pub struct Certificate {
     pub lower_half: Strategy,
     /// The strategy of the other player: proves `claim.upper`.
     pub upper_half: Strategy,
+    /// Under `no-first-turn-capture`: the first turns pending at the root and each half's
+    /// moves in the opening (format version 2); `None` for every other rule set.
+    pub opening: Option<Opening>,
 }
 
 impl Certificate {
