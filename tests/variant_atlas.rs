@@ -58,3 +58,31 @@ fn every_committed_variant_certificate_proves_its_record() {
     }
     assert_eq!(checked, VARIANTS.len() * 9 * 14);
 }
+
+/// The atlas of the first-turn option (`scripts/first_turn_atlas.py`), with and without
+/// `traditional`: every board is recorded, an exact one with a certificate the independent
+/// checker confirms under the full rules name, one stopped by the budget with its bounds and
+/// none.
+#[test]
+fn every_first_turn_board_is_recorded_and_every_exact_one_is_certified() {
+    for (directory, rules) in
+        [("first-turn", "dakon:no-first-turn-capture"), ("first-turn-traditional", "dakon:no-first-turn-capture,traditional")]
+    {
+        let rows = records(directory);
+        assert_eq!(rows.len(), 9 * 14, "{directory}");
+        for row in rows {
+            assert_eq!(row["rules"], rules, "{row}");
+            let (lower, upper) = (row["lower"].as_i64().unwrap(), row["upper"].as_i64().unwrap());
+            if row["exact"] != true {
+                assert!(lower < upper && row["certificate"].is_null(), "{directory}: {row}");
+                continue;
+            }
+            assert_eq!(lower, upper, "{row}");
+            let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(row["certificate"]["file"].as_str().unwrap());
+            let report = dakon_check::check(&std::fs::read(&path).unwrap()).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            assert!(report.holds(), "{}: {report}", path.display());
+            assert_eq!(report.rules_name, rules, "{}", path.display());
+            assert_eq!((report.checked_lower(), report.checked_upper()), (lower, upper), "{}", path.display());
+        }
+    }
+}
