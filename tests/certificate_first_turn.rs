@@ -8,6 +8,8 @@ use dakon_solver::dakon::{Dakon, DakonOptions, OpeningState};
 use dakon_solver::first_turn_search::solve_opening;
 use dakon_solver::search::{Config, Limits, Solver};
 
+use crate::run_dakon::checker_status;
+
 /// The exact certificate of the start of `holes` × `seeds` under `rules` (with `L` = 4, so that
 /// the ordinary halves have entries too).
 fn exact_certificate(rules: &str, holes: usize, seeds: u32) -> Certificate {
@@ -18,16 +20,6 @@ fn exact_certificate(rules: &str, holes: usize, seeds: u32) -> Certificate {
     assert_eq!(solution.lower, solution.upper);
     let claim = Claim { lower: solution.lower, upper: solution.upper };
     extract_opening(&solver, &start, options, claim, 4, &Limits::default(), &ExtractProgress::default()).unwrap().certificate
-}
-
-/// The checker's exit status on `bytes` and what it printed.
-fn checker_status(bytes: &[u8]) -> (i32, String) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("first-turn.dkc");
-    std::fs::write(&path, bytes).unwrap();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let status = dakon_check::run(&[path.display().to_string()], &mut out, &mut err);
-    (status, String::from_utf8_lossy(&out).into_owned() + &String::from_utf8_lossy(&err))
 }
 
 const RULES: [&str; 2] = ["dakon:no-first-turn-capture", "dakon:no-first-turn-capture,traditional"];

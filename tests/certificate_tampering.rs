@@ -12,6 +12,8 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use xxhash_rust::xxh3::xxh3_64;
 
+use crate::run_dakon::checker_status;
+
 fn solver(holes: usize) -> Solver<Dakon> {
     Solver::new(Dakon::new(holes).unwrap(), Config { threads: 1, tt_bytes: 16 << 20 }, None)
 }
@@ -29,16 +31,6 @@ fn exact_certificate(solver: &Solver<Dakon>, position: &Position) -> (Certificat
     let certificate = extract(solver, position, Claim { lower: v, upper: v }, 8, &Limits::default()).unwrap().certificate;
     assert!(check(&certificate.to_bytes()).unwrap().holds(), "{position}: the untouched certificate holds");
     (certificate, v)
-}
-
-/// The exit status of the checker's command line on `bytes`, and what it printed.
-fn checker_status(bytes: &[u8]) -> (i32, String) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("tampered.dkc");
-    std::fs::write(&path, bytes).unwrap();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let status = dakon_check::run(&[path.display().to_string()], &mut out, &mut err);
-    (status, String::from_utf8_lossy(&out).into_owned() + &String::from_utf8_lossy(&err))
 }
 
 /// Asserts that the checker refuses `certificate` as not proving its claim (exit status 1),

@@ -9,6 +9,8 @@ use dakon_solver::dakon::Position;
 use dakon_solver::ruleset::{RuleSet, RulesName};
 use dakon_solver::search::{Config, Limits, Solver};
 
+use crate::run_dakon::checker_status;
+
 fn solver(name: RulesName, holes: usize) -> Solver<RuleSet> {
     Solver::new(RuleSet::new(name, holes).unwrap(), Config { threads: 1, tt_bytes: 16 << 20 }, None)
 }
@@ -22,16 +24,6 @@ fn value(name: RulesName, position: &Position) -> i32 {
 fn exact_certificate(name: RulesName, position: &Position) -> Certificate {
     let v = value(name, position);
     extract(&solver(name, position.holes()), position, Claim { lower: v, upper: v }, 4, &Limits::default()).unwrap().certificate
-}
-
-/// The checker's exit status on `bytes` and what it printed.
-fn checker_status(bytes: &[u8]) -> (i32, String) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("variant.dkc");
-    std::fs::write(&path, bytes).unwrap();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let status = dakon_check::run(&[path.display().to_string()], &mut out, &mut err);
-    (status, String::from_utf8_lossy(&out).into_owned() + &String::from_utf8_lossy(&err))
 }
 
 const BOARDS: [(usize, u32); 6] = [(3, 3), (3, 4), (4, 2), (4, 3), (5, 2), (2, 5)];

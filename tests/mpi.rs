@@ -3,6 +3,8 @@
 #![cfg(feature = "mpi")]
 
 // The helpers the files share; each binary uses only part of them.
+#[path = "../solver/tests/damage.rs"]
+mod damage;
 #[allow(dead_code, unused_imports)]
 mod memo_minimax;
 mod mpi_run;

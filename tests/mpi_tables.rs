@@ -5,6 +5,7 @@
 //! Needs `--features mpi` and Open MPI's `mpirun` (`.ci/run` installs it).
 #![cfg(feature = "mpi")]
 
+use crate::damage::flip_byte;
 use crate::mpi_run;
 
 use std::path::{Path, PathBuf};
@@ -256,14 +257,6 @@ fn without_top_tier(from: &Path, top: &str, dir: &Path) {
     for (name, bytes) in files(from).into_iter().filter(|(name, _)| !name.starts_with(top)) {
         std::fs::write(dir.join(name), bytes).unwrap();
     }
-}
-
-/// Changes one byte of the file at `path`, at the place `at` picks from its length.
-fn flip_byte(path: &Path, at: impl Fn(usize) -> usize) {
-    let mut bytes = std::fs::read(path).unwrap();
-    let at = at(bytes.len());
-    bytes[at] ^= 0x40;
-    std::fs::write(path, bytes).unwrap();
 }
 
 #[test]

@@ -2,7 +2,9 @@
 //! linked once rather than once a file. `cargo test --profile ci -p dakon-solver --test all
 //! perft::` runs one file's tests.
 
-// The helpers the files share: a plain minimax, random positions, the rules reference.
+// The helpers the files share: a plain minimax, random positions, the rules reference, a
+// file damaged on purpose.
+mod damage;
 #[allow(dead_code)]
 mod minimax;
 #[allow(dead_code)]

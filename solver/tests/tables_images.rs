@@ -7,6 +7,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use dakon_solver::rules::Rules;
+
+use crate::damage::flip_byte;
 use dakon_solver::ruleset::{RuleSet, RulesName};
 use dakon_solver::tables::{
     build_and_load, build_tiers, image_path, tier_path, BuildOptions, LoadOptions, TableError, TableFile, TableSet,
@@ -50,13 +52,6 @@ fn load_and_check(rules: &RuleSet, dir: &Path, options: &LoadOptions, values: &[
         }
     }
     plan.refused_images
-}
-
-fn flip_byte(path: &Path, at: impl Fn(usize) -> usize) {
-    let mut bytes = std::fs::read(path).unwrap();
-    let at = at(bytes.len());
-    bytes[at] ^= 0x40;
-    std::fs::write(path, bytes).unwrap();
 }
 
 #[test]

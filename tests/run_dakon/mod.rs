@@ -1,4 +1,5 @@
-//! Running the `dakon` binary from the CLI tests that read its JSON objects.
+//! Running the `dakon` binary from the CLI tests that read its JSON objects, and the checker's
+//! command line on a certificate.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -23,4 +24,15 @@ pub fn json(args: &[&str]) -> Value {
     let out = dakon(args);
     assert!(out.status.success(), "dakon {args:?}: {}", String::from_utf8_lossy(&out.stderr));
     serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+/// The exit status of the independent checker's command line on the certificate `bytes` (from
+/// a file), and what it printed.
+pub fn checker_status(bytes: &[u8]) -> (i32, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("certificate.dkc");
+    std::fs::write(&path, bytes).unwrap();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let status = dakon_check::run(&[path.display().to_string()], &mut out, &mut err);
+    (status, String::from_utf8_lossy(&out).into_owned() + &String::from_utf8_lossy(&err))
 }
