@@ -135,6 +135,11 @@ fn lead<R: Solvable>(cluster: &Cluster, solver: &Solver<R>, root: &R::Position, 
     let (to_search, from_main) = mpsc::channel::<ToSearch>();
     let mut traffic = Traffic::default();
     let (mut answers, mut nodes) = (vec![0u64; ranks], vec![0u64; ranks]);
+    // Under a node limit, each test's share of the nodes left, and what each rank was given
+    // for tests it has not reported yet: a rank still searching an earlier test (stopped by
+    // another's answer) reports its nodes late, and until then its share counts as used, so
+    // that the shares never add up to more than the limit.
+    let (mut shares, mut unreported) = (Vec::<u64>::new(), vec![0u64; ranks]);
     let mut one_sided = vec![OneSidedTraffic::default(); ranks];
     let mut tests = 0u64;
     let mut cut = None;
@@ -182,9 +187,15 @@ fn lead<R: Solvable>(cluster: &Cluster, solver: &Solver<R>, root: &R::Position, 
                 Ok(FromSearch::Start { target, bottom }) => {
                     idle = false;
                     tests += 1;
-                    let used: u64 = nodes.iter().sum();
+                    let used: u64 = nodes.iter().sum::<u64>() + unreported.iter().sum::<u64>();
                     let time = limits.time.map(|t| t.saturating_sub(started.elapsed()));
                     let share = limits.nodes.map(|n| n.saturating_sub(used) / ranks as u64);
+                    if let Some(share) = share {
+                        shares.push(share);
+                        // Rank 0 alone searches a test once the job is cut.
+                        let searching = if cut.is_none() { ranks } else { 1 };
+                        unreported[..searching].iter_mut().for_each(|given| *given += share);
+                    }
                     let order = Order::Test { id: tests, target, bottom, time, nodes: share };
                     if cut.is_none() {
                         broadcast(cluster, &order, &mut traffic);
@@ -202,6 +213,7 @@ fn lead<R: Solvable>(cluster: &Cluster, solver: &Solver<R>, root: &R::Position, 
                     idle = false;
                     let round = round.as_mut().expect("a search ends in a round");
                     round.searched = true;
+                    reported(&mut unreported, &shares, 0, round.id);
                     let first = hear(round, searched.answer.map(|a| (a.value, a.mv)), searched.nodes, 0, &mut nodes, &mut answers);
                     if first {
                         broadcast(cluster, &Order::Stop { id: round.id }, &mut traffic);
@@ -217,15 +229,18 @@ fn lead<R: Solvable>(cluster: &Cluster, solver: &Solver<R>, root: &R::Position, 
                 traffic.add(bytes.len());
                 // The ranks write with the same code: a message that does not decode is a bug.
                 match decode::<Report>(&bytes).expect("a rank's report") {
-                    Report::Tested { id, answer, nodes: visited } => match round.as_mut().filter(|r| r.id == id) {
-                        Some(round) => {
-                            if hear(round, answer, visited, rank, &mut nodes, &mut answers) {
-                                round.stop.store(true, Ordering::SeqCst);
-                                broadcast(cluster, &Order::Stop { id }, &mut traffic);
+                    Report::Tested { id, answer, nodes: visited } => {
+                        reported(&mut unreported, &shares, rank, id);
+                        match round.as_mut().filter(|r| r.id == id) {
+                            Some(round) => {
+                                if hear(round, answer, visited, rank, &mut nodes, &mut answers) {
+                                    round.stop.store(true, Ordering::SeqCst);
+                                    broadcast(cluster, &Order::Stop { id }, &mut traffic);
+                                }
                             }
+                            None => nodes[rank] += visited,
                         }
-                        None => nodes[rank] += visited,
-                    },
+                    }
                     Report::Done { one_sided: traffic_of_rank } => one_sided[rank] = traffic_of_rank,
                 }
             }
@@ -256,6 +271,14 @@ fn lead<R: Solvable>(cluster: &Cluster, solver: &Solver<R>, root: &R::Position, 
     let cut = if exact { None } else { cut.or(Some(Cut::Stopped)) };
     let solution = Solution { nodes: nodes.iter().sum(), ..solution };
     Distributed { solution, cut, tests, answers, nodes, messages: traffic.messages, bytes: traffic.bytes, one_sided }
+}
+
+/// Rank `rank` has reported test `id`: the share it was given for it no longer counts as used
+/// (its nodes do now).
+fn reported(unreported: &mut [u64], shares: &[u64], rank: usize, id: u64) {
+    if let Some(share) = (id as usize).checked_sub(1).and_then(|test| shares.get(test)) {
+        unreported[rank] = unreported[rank].saturating_sub(*share);
+    }
 }
 
 /// Counts rank 0's report of the current round from `rank`; whether it is the round's first
