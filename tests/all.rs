@@ -5,7 +5,6 @@
 // The helpers the files share; each binary uses only part of them.
 #[allow(dead_code, unused_imports)]
 mod memo_minimax;
-#[allow(dead_code)]
 #[path = "../solver/tests/reference/mod.rs"]
 mod reference;
 #[allow(dead_code)]

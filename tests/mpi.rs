@@ -8,7 +8,6 @@ mod damage;
 #[allow(dead_code, unused_imports)]
 mod memo_minimax;
 mod mpi_run;
-#[allow(dead_code)]
 #[path = "../solver/tests/reference/mod.rs"]
 mod reference;
 #[allow(dead_code)]

@@ -182,7 +182,7 @@ impl<'a> Checkpoints<'a> {
     pub(crate) fn remove(&mut self, cluster: &Cluster) {
         self.saved = None;
         remove_checkpoint_files(self.tier_path, &format!(".rank{}of{}.level", self.rank, self.ranks));
-        cluster.world().barrier();
+        cluster.all_arrived();
         if cluster.is_root() {
             remove_checkpoint_files(self.tier_path, ".rank");
             let _ = fs::remove_file(self.manifest());
@@ -211,7 +211,7 @@ fn remove_checkpoint_files(tier_path: &Path, infix: &str) {
 fn failures(cluster: &Cluster, step: Result<(), String>) -> Option<Vec<String>> {
     let mine = step.err().map(|reason| format!("rank {}: {reason}", cluster.rank())).unwrap_or_default();
     let mut lengths = vec![0 as Count; cluster.size()];
-    cluster.world().all_gather_into(&(mine.len() as Count), &mut lengths[..]);
+    cluster.all_arrived().all_gather_into(&(mine.len() as Count), &mut lengths[..]);
     if lengths.iter().all(|&l| l == 0) {
         return None;
     }

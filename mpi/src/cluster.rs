@@ -1,9 +1,16 @@
 //! Joining the MPI job this process was launched in.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
+use mpi::collective::CommunicatorCollectives;
 use mpi::environment::Universe;
 use mpi::topology::{Communicator, SimpleCommunicator};
+
+/// How long a rank with nothing to do sleeps between looks for a message or for the other
+/// ranks: MPI's blocking calls spin while they wait, which takes a core from the work (this
+/// rank's own threads, or another rank's on the same cores).
+pub(crate) const IDLE_POLL: Duration = Duration::from_micros(200);
 
 /// Raised by SIGTERM once [`Cluster::watch_termination`] installed its handler.
 static TERMINATED: AtomicBool = AtomicBool::new(false);
@@ -109,5 +116,23 @@ impl Cluster {
 
     pub(crate) fn world(&self) -> &SimpleCommunicator {
         &self.world
+    }
+
+    /// The world communicator, once every rank has reached this call: for a collective that
+    /// ranks reach after unequal shares of work. The wait is a non-blocking barrier polled
+    /// with sleeps of [`IDLE_POLL`], where MPI's collective would spin (Open MPI's
+    /// `mpi_yield_when_idle` only yields between spins, so the waiting ranks still take
+    /// their share of cores the working ranks need).
+    pub(crate) fn all_arrived(&self) -> &SimpleCommunicator {
+        let mut barrier = self.world.immediate_barrier();
+        loop {
+            match barrier.test() {
+                Ok(_) => return &self.world,
+                Err(pending) => {
+                    barrier = pending;
+                    std::thread::sleep(IDLE_POLL);
+                }
+            }
+        }
     }
 }

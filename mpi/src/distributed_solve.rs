@@ -23,13 +23,9 @@ use dakon_solver::solvable::Solvable;
 use mpi::point_to_point::{Destination, Source};
 use mpi::topology::Communicator;
 
-use crate::cluster::Cluster;
+use crate::cluster::{Cluster, IDLE_POLL};
 use crate::cluster_region::{one_sided_traffic, OneSidedTraffic};
 use crate::test_messages::{decode, encode, Order, Report};
-
-/// How long an idle main thread sleeps between looks for a message: MPI's blocking receive
-/// spins, which would take a core from the searches.
-const POLL: Duration = Duration::from_micros(200);
 
 /// How long rank 0, ending, waits for the others to say they are done (a rank that died never
 /// does).
@@ -258,7 +254,7 @@ fn lead<R: Solvable>(cluster: &Cluster, solver: &Solver<R>, root: &R::Position, 
                 }
             }
             if idle {
-                std::thread::sleep(POLL);
+                std::thread::sleep(IDLE_POLL);
             }
         }
         search.join().expect("rank 0's search thread")
@@ -329,7 +325,7 @@ fn end(cluster: &Cluster, traffic: &mut Traffic, nodes: &mut [u64], one_sided: &
     let since = Instant::now();
     while done < cluster.size() && since.elapsed() < GRACE {
         let Some(status) = world.any_process().immediate_probe() else {
-            std::thread::sleep(POLL);
+            std::thread::sleep(IDLE_POLL);
             continue;
         };
         let rank = status.source_rank() as usize;
@@ -409,7 +405,7 @@ fn follow<R: Solvable>(cluster: &Cluster, solver: &Solver<R>, root: &R::Position
                 Err(mpsc::TryRecvError::Empty) => {}
             }
             if idle {
-                std::thread::sleep(POLL);
+                std::thread::sleep(IDLE_POLL);
             }
         }
     });

@@ -3,12 +3,11 @@
 //! travel back to it as opaque bytes, and it writes them.
 
 use std::sync::mpsc;
-use std::time::Duration;
 
 use mpi::point_to_point::{Destination, Source};
 use mpi::topology::Communicator;
 
-use crate::cluster::Cluster;
+use crate::cluster::{Cluster, IDLE_POLL};
 
 /// The first word of a message to rank 0: a job number (an answer to it follows), or one of
 /// these.
@@ -16,10 +15,6 @@ const FIRST_REQUEST: u64 = u64::MAX;
 const WORKER_DONE: u64 = u64::MAX - 1;
 /// Rank 0's reply when no job is left.
 const NO_JOB: u64 = u64::MAX;
-
-/// How long rank 0's main thread sleeps when no message waits: MPI's blocking receive spins,
-/// which would take a core from rank 0's own workers.
-const POLL: Duration = Duration::from_micros(200);
 
 /// Rank 0's side: until every other rank has finished, answers each request with the next job
 /// `next` gives (`None`: no job left, or the run is stopping) and passes each job's answer to
@@ -30,7 +25,7 @@ pub fn serve_jobs(cluster: &Cluster, next: impl Fn() -> Option<u64>, mut deliver
     let mut finished = 0;
     while finished < cluster.size() - 1 {
         let Some(status) = world.any_process().immediate_probe() else {
-            std::thread::sleep(POLL);
+            std::thread::sleep(IDLE_POLL);
             continue;
         };
         let worker = world.process_at_rank(status.source_rank());

@@ -60,7 +60,7 @@ pub(crate) fn gather_block_words(cluster: &Cluster, seeds: u32, entries: u64, ow
     // A rank with no block sends nothing, from a real address (an empty `Vec`'s dangling
     // pointer would be taken for `MPI_IN_PLACE`).
     let scratch = [0u64; 1];
-    cluster.world().all_gather_varcount_into(
+    cluster.all_arrived().all_gather_varcount_into(
         if own.is_empty() { &scratch[..0] } else { own },
         &mut PartitionMut::new(&mut all[..], &counts[..], &starts[..]),
     );
@@ -137,7 +137,7 @@ fn temporary(path: &Path) -> PathBuf {
 pub(crate) fn agree(cluster: &Cluster, path: &Path, step: Result<(), (&'static str, std::io::Error)>) -> Result<(), TableError> {
     let failed_rank = if step.is_err() { cluster.rank() as u64 + 1 } else { 0 };
     let mut first = 0u64;
-    cluster.world().all_reduce_into(&failed_rank, &mut first, SystemOperation::max());
+    cluster.all_arrived().all_reduce_into(&failed_rank, &mut first, SystemOperation::max());
     match step {
         Err((action, e)) => Err(TableError::Io {
             path: path.into(),

@@ -105,7 +105,7 @@ fn own_blocks_from_image(cluster: &Cluster, file: &TableFile, map: &ShardMap) ->
     };
     let mine = read().ok();
     let mut everyone = vec![0u64; cluster.size()];
-    cluster.world().all_gather_into(&u64::from(mine.is_some()), &mut everyone[..]);
+    cluster.all_arrived().all_gather_into(&u64::from(mine.is_some()), &mut everyone[..]);
     let Some((values, checksums)) = mine.filter(|_| everyone.iter().all(|&read| read == 1)) else { return Ok(None) };
     let all = gather_block_words(cluster, header.seeds, header.entries, &checksums, 1)?;
     Ok(file.check_block_checksums(&all).is_ok().then_some(values))

@@ -228,7 +228,7 @@ impl Build<'_> {
         bar: &dyn BuildProgress,
     ) -> Result<bool, TableError> {
         let mut levels = 0u64;
-        self.cluster.world().all_reduce_into(&u64::from(shard.levels()), &mut levels, SystemOperation::max());
+        self.cluster.all_arrived().all_reduce_into(&u64::from(shard.levels()), &mut levels, SystemOperation::max());
         let first = checkpoints.resume(self.cluster, shard)?;
         if first > 0 {
             self.report.resumed.push((shard.seeds(), first));
@@ -291,7 +291,7 @@ impl Build<'_> {
             bar.solved(pending.len() as u64);
         }
         let mut any = 0u64;
-        self.cluster.world().all_reduce_into(&u64::from(stopped), &mut any, SystemOperation::max());
+        self.cluster.all_arrived().all_reduce_into(&u64::from(stopped), &mut any, SystemOperation::max());
         Ok(any == 0)
     }
 
@@ -359,7 +359,7 @@ impl Build<'_> {
     /// Fails unless every rank is about to build tier `seeds`.
     fn agree_on_tier(&self, seeds: u32) -> Result<(), TableError> {
         let mut all = vec![0u32; self.cluster.size()];
-        self.cluster.world().all_gather_into(&seeds, &mut all[..]);
+        self.cluster.all_arrived().all_gather_into(&seeds, &mut all[..]);
         if all.iter().any(|&s| s != seeds) {
             return Err(TableError::Shared {
                 seeds,
@@ -373,8 +373,7 @@ impl Build<'_> {
 
     /// The report, with every rank's figures gathered.
     fn finish(mut self) -> Result<SharedBuildReport, TableError> {
-        let world = self.cluster.world();
-        world.barrier();
+        let world = self.cluster.all_arrived();
         let mine = [peak_resident_bytes(), self.exchange.sent_bytes, self.exchange.received_bytes, self.estimated_bytes];
         let mut all = vec![0u64; 4 * self.cluster.size()];
         world.all_gather_into(&mine[..], &mut all[..]);
@@ -398,7 +397,7 @@ fn agree_on_present(cluster: &Cluster, present: &[bool]) -> Result<(), TableErro
         mine[k / 64] |= 1 << (k % 64);
     }
     let mut all = vec![0u64; 2 * cluster.size()];
-    cluster.world().all_gather_into(&mine[..], &mut all[..]);
+    cluster.all_arrived().all_gather_into(&mine[..], &mut all[..]);
     let Some(rank) = all.chunks_exact(2).position(|other| other != mine) else { return Ok(()) };
     let first_difference = (0..present.len()).find(|&k| (all[2 * rank + k / 64] >> (k % 64)) & 1 != u64::from(present[k])).unwrap_or(0);
     Err(TableError::Shared {
@@ -414,7 +413,7 @@ fn agree_on_present(cluster: &Cluster, present: &[bool]) -> Result<(), TableErro
 fn all_headers(cluster: &Cluster, header: LevelHeader) -> Vec<LevelHeader> {
     let mine = [header.positions, header.stopped, header.checkpoint, header.solve_cpu_ns];
     let mut all = vec![0u64; 4 * cluster.size()];
-    cluster.world().all_gather_into(&mine[..], &mut all[..]);
+    cluster.all_arrived().all_gather_into(&mine[..], &mut all[..]);
     all.chunks_exact(4).map(|h| LevelHeader { positions: h[0], stopped: h[1], checkpoint: h[2], solve_cpu_ns: h[3] }).collect()
 }
 

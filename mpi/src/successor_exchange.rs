@@ -43,12 +43,11 @@ impl<'c> SuccessorExchange<'c> {
         asked: &[Vec<SuccessorKey>],
         answer: impl Fn(SuccessorKey) -> Result<i8, TableError> + Sync,
     ) -> Result<Vec<Vec<i8>>, TableError> {
-        let world = self.cluster.world();
         let ranks = self.cluster.size();
         debug_assert_eq!(asked.len(), ranks);
         let send_counts = asked.iter().map(|a| message_count(a.len() as u64, seeds)).collect::<Result<Vec<Count>, _>>()?;
         let mut receive_counts = vec![0 as Count; ranks];
-        world.all_to_all_into(&send_counts[..], &mut receive_counts[..]);
+        self.cluster.all_arrived().all_to_all_into(&send_counts[..], &mut receive_counts[..]);
         let send_starts = displacements(&send_counts, seeds)?;
         let receive_starts = displacements(&receive_counts, seeds)?;
         let total_asked: usize = send_counts.iter().map(|&c| c as usize).sum();
@@ -58,7 +57,7 @@ impl<'c> SuccessorExchange<'c> {
         keys_out.extend(asked.iter().flatten().map(|k| k.0));
         keys_out.resize(total_asked.max(1), 0);
         let mut keys_in = vec![0u64; total_received.max(1)];
-        world.all_to_all_varcount_into(
+        self.cluster.world().all_to_all_varcount_into(
             &Partition::new(&keys_out[..], &send_counts[..], &send_starts[..]),
             &mut PartitionMut::new(&mut keys_in[..], &receive_counts[..], &receive_starts[..]),
         );
@@ -70,7 +69,7 @@ impl<'c> SuccessorExchange<'c> {
                 .try_for_each(|(out, &key)| answer(SuccessorKey(key)).map(|v| *out = v as u8))
         })?;
         let mut values = vec![0u8; total_asked.max(1)];
-        world.all_to_all_varcount_into(
+        self.cluster.all_arrived().all_to_all_varcount_into(
             &Partition::new(&answers[..], &receive_counts[..], &receive_starts[..]),
             &mut PartitionMut::new(&mut values[..], &send_counts[..], &send_starts[..]),
         );

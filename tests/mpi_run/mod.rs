@@ -18,8 +18,9 @@ fn no_tables() -> PathBuf {
 
 /// `mpirun` for `ranks` ranks of `program`: oversubscribed (the CI machine has 2 cores),
 /// allowed as root (the CI runs as root), and started without probing hardware a loopback
-/// job never uses: hwloc's PCI discovery (slow config-space reads in a virtual machine) and
-/// the high-speed network layers (the `ob1` layer over shared memory is what runs here anyway).
+/// job never uses: hwloc's PCI discovery (slow config-space reads in a virtual machine), the
+/// high-speed network layers (the `ob1` layer over shared memory is what runs here anyway)
+/// and the TCP transport, whose set-up and tear-down take most of a short job's time.
 pub fn mpirun_command(ranks: usize, program: &str, args: &[&str]) -> Command {
     let mut command = Command::new("mpirun");
     command
@@ -29,6 +30,7 @@ pub fn mpirun_command(ranks: usize, program: &str, args: &[&str]) -> Command {
         .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
         .env("HWLOC_COMPONENTS", "-linuxio,-pci")
         .env("OMPI_MCA_pml", "ob1")
+        .env("OMPI_MCA_btl", "self,vader")
         .env("DAKON_TABLES", no_tables());
     command
 }
