@@ -21,7 +21,7 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use crate::dakon::{DakonOptions, OpeningState, Position};
+use crate::dakon::{DakonOptions, OpeningState, Position, Side};
 use crate::search::{Limits, MixHashing, Solver};
 use crate::solvable::Solvable;
 
@@ -228,8 +228,13 @@ impl<'a, R: Solvable<Position = Position>> OpeningSearch<'a, R> {
                 None => open.push(step),
             }
         }
-        // Moves that keep the turn first: an extra move is where a first turn gains.
-        open.sort_by_key(|step| !step.same_mover);
+        // Moves that keep the turn first: an extra move is where a first turn gains. Then the
+        // moves that leave the fewest seeds to the side of the player who moves after the turn:
+        // a row short of seeds is one whose laps fall short of its store, which is how a first
+        // turn keeps the other player from storing anything.
+        open.sort_by_key(|step| {
+            (!step.same_mover, step.next.position.side_seeds(if step.same_mover { Side::Opponent } else { Side::Mover }))
+        });
         for step in open {
             let holds = if step.same_mover { self.at_least(&step.next, step.bound)? } else { !self.at_least(&step.next, step.bound)? };
             if holds {
@@ -251,7 +256,8 @@ impl<'a, R: Solvable<Position = Position>> OpeningSearch<'a, R> {
     }
 
     /// The mover's hole `r` played in `state`, and what reaching `bound` asks of the state after
-    /// it, settled when the game ends or the memo knows.
+    /// it, settled when the game ends, the bound lies outside what the seeds left allow, or the
+    /// memo knows.
     fn step(&self, state: &OpeningState, r: usize, bound: i32) -> Step {
         let mover = state.position.mover();
         let (next, outcome) = state.play_with(r, self.options);
@@ -259,8 +265,12 @@ impl<'a, R: Solvable<Position = Position>> OpeningSearch<'a, R> {
         let same_mover = next.position.mover() == mover;
         // After a turn ends, the opponent's future gain must stay at most `gain - bound`.
         let child_bound = if same_mover { bound - gain } else { gain - bound + 1 };
+        let k = next.position.seeds_on_board() as i32;
         let settled = if next.position.is_over() {
             Some(gain >= bound)
+        } else if child_bound <= -k || child_bound > k {
+            // Settled before a search: a leaf would otherwise be handed to the solver for it.
+            Some((child_bound <= -k) == same_mover)
         } else {
             self.known(&(next.position, next.pending_bits()), child_bound).map(|holds| holds == same_mover)
         };
