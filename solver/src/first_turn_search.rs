@@ -21,7 +21,7 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use crate::dakon::{DakonOptions, OpeningState, Position};
+use crate::dakon::{DakonOptions, OpeningState, Position, Side};
 use crate::search::{Limits, MixHashing, Solver};
 use crate::solvable::Solvable;
 
@@ -134,7 +134,7 @@ pub fn solve_opening_reporting<R: Solvable<Position = Position>>(
     }
 }
 
-/// Null-window tests of opening states, for the extraction of a certificate: each answer is
+/// Proven moves of opening states, for the extraction of a certificate: each answer is
 /// proven, and the memo of proven bounds is kept from one test to the next.
 pub struct OpeningProver<'a, R: Solvable<Position = Position>> {
     search: OpeningSearch<'a, R>,
@@ -147,10 +147,14 @@ impl<'a, R: Solvable<Position = Position>> OpeningProver<'a, R> {
         OpeningProver { search: OpeningSearch::new(solver, options, limits, None) }
     }
 
-    /// Whether the future gain of `state` (the mover's future store gain minus the
-    /// opponent's) is at least `bound`; `None` if a limit stopped the test.
-    pub fn at_least(&mut self, state: &OpeningState, bound: i32) -> Option<bool> {
-        self.search.at_least(state, bound).ok()
+    /// A move (absolute hole) of `state`, a state of the opening whose game is not over,
+    /// proven to give its mover a future gain of at least `bound`: `Some(None)` when no move
+    /// does, `None` if a limit stopped the test. The moves are tried in the search's own order,
+    /// so a certificate follows the line the solve found instead of refuting the moves before
+    /// it.
+    pub fn reaching_hole(&mut self, state: &OpeningState, bound: i32) -> Option<Option<usize>> {
+        let r = self.search.reaching_move(state, bound).ok()?;
+        Some(r.map(|r| state.position.absolute_hole(state.position.mover(), r)))
     }
 
     /// Positions the leaf tests visited so far.
@@ -213,45 +217,46 @@ impl<'a, R: Solvable<Position = Position>> OpeningSearch<'a, R> {
         }
     }
 
-    /// [`OpeningSearch::at_least`] of a state of the opening: some move reaches `bound`. A
-    /// first pass looks only at what the memo proves of each move (an enhanced transposition
-    /// cutoff), so that a move proven good elsewhere settles the state before any search.
+    /// [`OpeningSearch::at_least`] of a state of the opening: some move reaches `bound`.
     fn opening_at_least(&mut self, state: &OpeningState, bound: i32) -> Result<bool, Stopped> {
         self.opening_states += 1;
+        Ok(self.reaching_move(state, bound)?.is_some())
+    }
+
+    /// A move (the mover's `r`) of the state of the opening `state` proven to reach `bound`, or
+    /// `None` when none does. A first pass looks only at what the memo proves of each move (an
+    /// enhanced transposition cutoff), so that a move proven good elsewhere settles the state
+    /// before any search.
+    fn reaching_move(&mut self, state: &OpeningState, bound: i32) -> Result<Option<usize>, Stopped> {
         let moves = state.position.moves();
         let mut open = Vec::with_capacity(moves.len());
         for &r in moves.as_slice() {
             let step = self.step(state, r as usize, bound);
             match step.settled {
-                Some(true) => return Ok(true),
+                Some(true) => return Ok(Some(r as usize)),
                 Some(false) => {}
-                None => open.push(step),
+                None => open.push((r as usize, step)),
             }
         }
-        // Moves that keep the turn first: an extra move is where a first turn gains.
-        open.sort_by_key(|step| !step.same_mover);
-        for step in open {
+        // Moves that keep the turn first: an extra move is where a first turn gains. Then the
+        // moves that leave the fewest seeds to the side of the player who moves after the turn:
+        // a row short of seeds is one whose laps fall short of its store, which is how a first
+        // turn keeps the other player from storing anything.
+        open.sort_by_key(|(_, step)| {
+            (!step.same_mover, step.next.position.side_seeds(if step.same_mover { Side::Opponent } else { Side::Mover }))
+        });
+        for (r, step) in open {
             let holds = if step.same_mover { self.at_least(&step.next, step.bound)? } else { !self.at_least(&step.next, step.bound)? };
             if holds {
-                return Ok(true);
+                return Ok(Some(r));
             }
         }
-        Ok(false)
-    }
-
-    /// Whether playing the mover's hole `r` in `state` gives the mover a future gain of at
-    /// least `bound`.
-    fn move_reaches(&mut self, state: &OpeningState, r: usize, bound: i32) -> Result<bool, Stopped> {
-        let step = self.step(state, r, bound);
-        match step.settled {
-            Some(settled) => Ok(settled),
-            None if step.same_mover => self.at_least(&step.next, step.bound),
-            None => Ok(!self.at_least(&step.next, step.bound)?),
-        }
+        Ok(None)
     }
 
     /// The mover's hole `r` played in `state`, and what reaching `bound` asks of the state after
-    /// it, settled when the game ends or the memo knows.
+    /// it, settled when the game ends, the bound lies outside what the seeds left allow, or the
+    /// memo knows.
     fn step(&self, state: &OpeningState, r: usize, bound: i32) -> Step {
         let mover = state.position.mover();
         let (next, outcome) = state.play_with(r, self.options);
@@ -259,8 +264,12 @@ impl<'a, R: Solvable<Position = Position>> OpeningSearch<'a, R> {
         let same_mover = next.position.mover() == mover;
         // After a turn ends, the opponent's future gain must stay at most `gain - bound`.
         let child_bound = if same_mover { bound - gain } else { gain - bound + 1 };
+        let k = next.position.seeds_on_board() as i32;
         let settled = if next.position.is_over() {
             Some(gain >= bound)
+        } else if child_bound <= -k || child_bound > k {
+            // Settled before a search: a leaf would otherwise be handed to the solver for it.
+            Some((child_bound <= -k) == same_mover)
         } else {
             self.known(&(next.position, next.pending_bits()), child_bound).map(|holds| holds == same_mover)
         };
@@ -291,8 +300,7 @@ impl<'a, R: Solvable<Position = Position>> OpeningSearch<'a, R> {
 
     /// A move (absolute hole) of `state` proven to reach `value`, its exact future gain.
     fn best_hole(&mut self, state: &OpeningState, value: i32) -> Option<usize> {
-        let moves = state.position.moves();
-        let r = moves.as_slice().iter().map(|&r| r as usize).find(|&r| matches!(self.move_reaches(state, r, value), Ok(true)))?;
+        let r = self.reaching_move(state, value).ok()??;
         Some(state.position.absolute_hole(state.position.mover(), r))
     }
 }

@@ -147,27 +147,12 @@ where
             }
             continue;
         }
-        let mut chosen = None;
-        for hole in position.legal_holes() {
-            let (next, outcome) = state.play_hole_with(hole, options).expect("a legal hole");
-            let gain = outcome.gain(owner);
-            let reaches = if next.position.is_over() {
-                gain >= need
-            } else if next.position.mover() == owner {
-                prover.at_least(&next, need - gain).ok_or(ExtractError::Stopped)?
-            } else {
-                // The opponent's future gain must stay at most `gain - need`.
-                !prover.at_least(&next, gain - need + 1).ok_or(ExtractError::Stopped)?
-            };
-            if reaches {
-                chosen = Some((hole, next, gain));
-                break;
-            }
-        }
-        let Some((hole, next, gain)) = chosen else {
+        let Some(hole) = prover.reaching_hole(&state, need).ok_or(ExtractError::Stopped)? else {
             let stored = position.store(owner) as i32 - position.store(owner.other()) as i32;
             return Err(ExtractError::NotProven { half: name, owner, position, needed: need + stored });
         };
+        let (next, outcome) = state.play_hole_with(hole, options).expect("a proven hole is legal");
+        let gain = outcome.gain(owner);
         moves.insert((Board::of(&position), state.pending_bits()), hole as u8);
         stack.push((next, need - gain));
     }
