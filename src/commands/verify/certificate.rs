@@ -3,20 +3,20 @@
 use std::path::Path;
 
 use dakon_solver::certificate::Claim;
-use dakon_solver::dakon::Position;
-use dakon_solver::rules::Rules;
-use dakon_solver::ruleset::RuleSet;
+use dakon_solver::dakon::{OpeningState, Position};
+use dakon_solver::ruleset::{RuleSet, RulesName};
 use dakon_solver::search::Solver;
 
 use super::board::{Board, Row};
 use crate::certificate_arg::CertificateOptions;
-use crate::certificate_writer::{write_certificate, Written};
+use crate::certificate_writer::{write_certificate, write_opening_certificate, Written};
 use crate::cli_error::CliError;
+use crate::first_turn_commands;
 use crate::line::rules_line;
 
 /// The file of a board's certificate: rules, holes and seeds per hole, e.g. `dakon-7x7.dkc`.
-pub fn file_name(rules: &impl Rules, board: Board) -> String {
-    format!("{}-{}x{}.dkc", rules.name(), board.holes, board.seeds)
+pub fn file_name(rules: RulesName, board: Board) -> String {
+    format!("{}-{}x{}.dkc", rules, board.holes, board.seeds)
 }
 
 /// Creates the certificates directory if needed, before any board is searched.
@@ -34,7 +34,12 @@ pub fn certify(solver: &Solver<RuleSet>, row: &Row, dir: &Path, options: &Certif
     let start = Position::start(row.board.holes, row.board.seeds).expect("board sizes are checked before");
     // The start has empty stores: the row's bounds are final differences already.
     let claim = Claim { lower: row.lower, upper: row.upper };
-    let path = dir.join(file_name(solver.rules(), row.board));
+    let path = dir.join(file_name(row.rules, row.board));
+    if let Some(rules) = first_turn_commands::opening_options(row.rules) {
+        // Through the opening (format version 2), as `solve --certificate` writes it.
+        let start = OpeningState::start(row.board.holes, row.board.seeds).expect("board sizes are checked before");
+        return write_opening_certificate(solver, &start, rules, claim, options, &path).map_err(|e| e.to_string());
+    }
     let turn = row.turn_proof.turn.as_ref().map_or_else(Vec::new, |t| rules_line(solver.rules(), &start, &t.holes));
     write_certificate(solver, &start, claim, &turn, options, &path).map_err(|e| e.to_string())
 }
@@ -66,9 +71,9 @@ pub fn cell(row: &Row) -> String {
 /// same file in `dir`, for the same bounds, the checker did not refuse it, and the file is
 /// still there with the size recorded. Any other board is searched again, since writing its
 /// certificate needs the search's table.
-pub fn kept(row: &Row, dir: &Path, rules: &RuleSet) -> bool {
+pub fn kept(row: &Row, dir: &Path) -> bool {
     let Some(Ok(written)) = &row.certificate else { return false };
-    let path = dir.join(file_name(rules, row.board));
+    let path = dir.join(file_name(row.rules, row.board));
     written.path == path
         && written.claim == Claim { lower: row.lower, upper: row.upper }
         && written.accepted().is_ok()
