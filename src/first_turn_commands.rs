@@ -42,7 +42,7 @@ pub fn refuse_unsupported(options: DakonOptions, unsupported: &[(&str, bool)]) -
 ///
 /// # Errors
 /// [`CliError::Input`] for a bad position.
-fn opening_state(position: &PositionArgs) -> Result<OpeningState, CliError> {
+pub fn opening_state(position: &PositionArgs) -> Result<OpeningState, CliError> {
     if position.position.trim() == "start" {
         let seeds = position.seeds.unwrap_or(position.holes as u32);
         return OpeningState::start(position.holes, seeds)

@@ -13,7 +13,7 @@ pub struct RulesArgs {
     /// variant `dakon:<options>` (comma-separated, any order: `nembak-lander`, a nembak also
     /// takes the landing seed; `no-mikul`; `skip-origin`, a lap skips the hole it was lifted
     /// from; `traditional`, those three; `no-first-turn-capture`, nothing is captured in a
-    /// player's first turn (solve, best, verify and serve), e.g. `dakon:no-mikul,skip-origin`), `kalah` (standard
+    /// player's first turn (solve, best, verify, serve, show and play), e.g. `dakon:no-mikul,skip-origin`), `kalah` (standard
     /// Kalah: one lap, capture from an empty own hole when the facing hole holds seeds, the game
     /// ends when either side is empty and each player keeps their own side) or
     /// `kalah-empty-capture` (Kalah capturing the lone last seed even opposite an empty hole).
@@ -54,16 +54,16 @@ impl RulesArgs {
         RuleSet::new(rules, holes).map_err(|e| CliError::Input(format!("--holes {holes}: {e}")))
     }
 
-    /// Refuses rules with `no-first-turn-capture`, which only `dakon solve`, `dakon best`,
-    /// `dakon verify` and `dakon serve` play so far: every other command reads positions
-    /// without the opening's first turns.
+    /// Refuses rules with `no-first-turn-capture`, which only `dakon solve`, `best`, `verify`,
+    /// `serve`, `show` and `play` play so far: every other command reads positions without the
+    /// opening's first turns.
     ///
     /// # Errors
     /// [`CliError::Input`] naming the rules.
     pub fn refuse_opening_rules(&self) -> Result<(), CliError> {
         if self.rules.needs_opening_state() {
             return Err(CliError::Input(format!(
-                "the rules {} (no-first-turn-capture) are played by `dakon solve`, `dakon best`, `dakon verify` and `dakon serve` only so far",
+                "the rules {} (no-first-turn-capture) are played by `dakon solve`, `best`, `verify`, `serve`, `show` and `play` only so far",
                 self.rules
             )));
         }

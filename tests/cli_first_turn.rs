@@ -169,3 +169,20 @@ fn verify_decides_each_start_through_the_opening_with_certificates_the_checker_a
         assert_eq!(again, rows, "{rules}");
     }
 }
+
+#[test]
+fn play_and_show_carry_the_first_turns() {
+    let options: DakonOptions = RULES[6..].parse().unwrap();
+    // 7 x 7, hole 13 relays through hole 1 and stops in the empty hole 6: a nembak by default,
+    // nothing in a first turn, after which player 0's first turn is over.
+    assert_eq!(json(&["play", "start", "13", "--json"])["capture"], "nembak");
+    let played = json(&["play", "start", "13", "--rules", RULES, "--json"]);
+    let (expected, _) = OpeningState::start(7, 7).unwrap().play_hole_with(13, options).unwrap();
+    assert_eq!((played["capture"].clone(), played["position"].as_str()), (serde_json::Value::Null, Some(&*expected.to_string())));
+    assert!(expected.to_string().ends_with(" 1 first:1"));
+    let shown = json(&["show", &expected.to_string(), "--rules", RULES, "--json"]);
+    assert_eq!((shown["position"].as_str(), shown["rules"].as_str()), (Some(&*expected.to_string()), Some(RULES)));
+    assert_eq!(json(&["show", "start", "--holes", "2", "--rules", RULES, "--json"])["position"], "2,2/2,2 0/0 0 first:0,1");
+    let stderr = refused(&["show", &expected.to_string()]);
+    assert!(stderr.contains("needs --rules dakon:no-first-turn-capture"), "{stderr}");
+}

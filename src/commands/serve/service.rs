@@ -247,12 +247,6 @@ impl Service {
         if !served.family().contains(&RuleSet(record.rules)) {
             return Err(ApiError::BadRequest(format!("a game of {} rules: this server plays {}", record.rules, served.name())));
         }
-        if record.rules.needs_opening_state() {
-            return Err(ApiError::BadRequest(format!(
-                "a game of {} rules: game records do not carry the first turns that option needs yet",
-                record.rules
-            )));
-        }
         let plies: Vec<serde_json::Value> = record
             .plies()
             .iter()
@@ -292,10 +286,7 @@ impl Service {
 
 /// A position as `show --json` draws it, with its first turns and its rules.
 fn board(rules: RuleSet, state: &OpeningState) -> serde_json::Value {
-    let mut json = show::json(&rules.rules_for(&state.position), &state.position);
-    json["position"] = state.to_string().into();
-    json["rules"] = rules.name().into();
-    json
+    show::state_json(&rules.rules_for(&state.position), state, rules.0)
 }
 
 /// The analysis with what this request adds: its time limit, whether it came from the cache,
