@@ -16,7 +16,7 @@ use crate::certificate_writer::{write_opening_certificate, Written};
 use crate::cli_error::CliError;
 use crate::position_arg::PositionArgs;
 use crate::ranked_moves::{ranked_moves, RankedMove};
-use crate::search_args::{solver_for, SearchArgs};
+use crate::search_args::{interrupt_flag, solver_for, SearchArgs};
 use crate::spinner::Spinner;
 use crate::tables_arg::ProbeArgs;
 
@@ -100,7 +100,7 @@ pub fn solve(
     let exact = lower == upper;
     let written = match certificate {
         Some((path, certificate_options)) => {
-            Some(write_opening_certificate(&solver, &state, options, Claim { lower, upper }, certificate_options, path)?)
+            Some(write_opening_certificate(&solver, &state, options, Claim { lower, upper }, certificate_options, path, interrupt_flag())?)
         }
         None => None,
     };

@@ -29,7 +29,7 @@ use crate::cli_error::CliError;
 use crate::cluster::{self, Cluster};
 use crate::first_turn_commands;
 use crate::rules_arg::RulesArgs;
-use crate::search_args::{interrupt_flag, SearchArgs};
+use crate::search_args::{interrupt_flag, parse_seconds, SearchArgs};
 use crate::tables_arg::{ProbeArgs, TablesArgs};
 use dakon_solver::search::Limits;
 use dakon_solver::tier_layout::TierLayout;
@@ -132,6 +132,12 @@ pub struct Args {
     certificate: Option<PathBuf>,
     #[command(flatten)]
     certificate_options: CertificateOptions,
+    /// The longest a board's certificate may take to write, in seconds: past it the board is
+    /// recorded without one (its certificate column `-`) and the run goes on. Certificates of
+    /// bounds through the opening of `no-first-turn-capture` can take minutes. [default: no
+    /// limit]
+    #[arg(long, value_name = "SECONDS", requires = "certificate", value_parser = parse_seconds)]
+    certificate_seconds: Option<f64>,
     /// Keep the boards already decided in the records of --out (a run stopped by Ctrl-C or a
     /// crash) and decide only the others.
     #[arg(long, requires = "out")]
@@ -274,7 +280,10 @@ fn verify_board(board: Board, args: &Args, config: &Config, limits: &Limits, pro
     if let (Some(dir), Some(solver)) = (&args.certificate, &solver) {
         if !row.interrupted {
             progress.set_message(format!("{name}: writing the certificate"));
-            row.certificate = Some(certificate::certify(solver, &row, dir, &args.certificate_options));
+            row.certificate = certificate::certify(solver, &row, dir, &args.certificate_options, args.certificate_seconds);
+            if row.certificate.is_none() {
+                progress.suspend(|| eprintln!("{name}: no certificate: not written within --certificate-seconds"));
+            }
         }
     }
     Ok(row)

@@ -1,6 +1,9 @@
 //! `verify --certificates DIR`: a certificate of each board's result, one file per board.
 
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use dakon_solver::certificate::Claim;
 use dakon_solver::dakon::{OpeningState, Position};
@@ -9,10 +12,12 @@ use dakon_solver::search::Solver;
 
 use super::board::{Board, Row};
 use crate::certificate_arg::CertificateOptions;
-use crate::certificate_writer::{write_certificate, write_opening_certificate, Written};
+use crate::certificate_writer::{write_certificate_until, write_opening_certificate, Written};
 use crate::cli_error::CliError;
+use crate::deadline;
 use crate::first_turn_commands;
 use crate::line::rules_line;
+use crate::search_args::interrupt_flag;
 
 /// The file of a board's certificate: rules, holes and seeds per hole, e.g. `dakon-7x7.dkc`.
 pub fn file_name(rules: RulesName, board: Board) -> String {
@@ -29,19 +34,36 @@ pub fn prepare(dir: &Path) -> Result<(), CliError> {
 
 /// Writes the certificate of `row`'s bounds into `dir`, with `solver` whose table holds the
 /// board's proof (and the opening-turn proof's turn, which proves the lower bound on its own
-/// when the row's lower bound is its); a failure is kept as its message, for the row to show.
-pub fn certify(solver: &Solver<RuleSet>, row: &Row, dir: &Path, options: &CertificateOptions) -> Result<Written, String> {
+/// when the row's lower bound is its), within `seconds` when given; a failure is kept as its
+/// message, for the row to show. `None` when the time ran out first (nothing is written).
+pub fn certify(
+    solver: &Solver<RuleSet>,
+    row: &Row,
+    dir: &Path,
+    options: &CertificateOptions,
+    seconds: Option<f64>,
+) -> Option<Result<Written, String>> {
     let start = Position::start(row.board.holes, row.board.seeds).expect("board sizes are checked before");
     // The start has empty stores: the row's bounds are final differences already.
     let claim = Claim { lower: row.lower, upper: row.upper };
     let path = dir.join(file_name(row.rules, row.board));
-    if let Some(rules) = first_turn_commands::opening_options(row.rules) {
+    let write = |stop: Arc<AtomicBool>| match first_turn_commands::opening_options(row.rules) {
         // Through the opening (format version 2), as `solve --certificate` writes it.
-        let start = OpeningState::start(row.board.holes, row.board.seeds).expect("board sizes are checked before");
-        return write_opening_certificate(solver, &start, rules, claim, options, &path).map_err(|e| e.to_string());
-    }
-    let turn = row.turn_proof.turn.as_ref().map_or_else(Vec::new, |t| rules_line(solver.rules(), &start, &t.holes));
-    write_certificate(solver, &start, claim, &turn, options, &path).map_err(|e| e.to_string())
+        Some(rules) => {
+            let start = OpeningState::start(row.board.holes, row.board.seeds).expect("board sizes are checked before");
+            write_opening_certificate(solver, &start, rules, claim, options, &path, stop)
+        }
+        None => {
+            let turn = row.turn_proof.turn.as_ref().map_or_else(Vec::new, |t| rules_line(solver.rules(), &start, &t.holes));
+            write_certificate_until(solver, &start, claim, &turn, options, &path, stop)
+        }
+    };
+    let interrupt = interrupt_flag();
+    let Some(seconds) = seconds else { return Some(write(interrupt).map_err(|e| e.to_string())) };
+    let written = deadline::until(Instant::now() + Duration::from_secs_f64(seconds), &interrupt, write);
+    // Out of time (not Ctrl-C): the board goes without a certificate, and the run goes on.
+    let timed_out = written.is_err() && !interrupt.load(Ordering::SeqCst);
+    (!timed_out).then(|| written.map_err(|e| e.to_string()))
 }
 
 /// What went wrong with a row's certificate, if anything: not written, or refused by the
