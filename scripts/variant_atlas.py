@@ -29,17 +29,18 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "atlas", "variants")
 
 
-def build(dakon, variant, budget, threads):
-    """Runs one variant's verify; returns its wall time in seconds."""
+def build(dakon, variant, budget, threads, rules=None, extra=()):
+    """Runs one variant's verify into atlas/variants/<variant>/ (its rules `dakon:<variant>`
+    unless `rules` names them, `extra` more options); returns its wall time in seconds."""
     # Relative to the repository (the run's directory), so the records name their files
     # wherever the repository is cloned.
     directory = os.path.relpath(os.path.join(OUT, variant), ROOT)
     os.makedirs(os.path.join(ROOT, directory), exist_ok=True)
     command = [
-        dakon, "verify", "--rules", f"dakon:{variant}", "--holes", "1..9", "--seeds", "1..14",
+        dakon, "verify", "--rules", rules or f"dakon:{variant}", "--holes", "1..9", "--seeds", "1..14",
         "--budget", str(budget), "--threads", str(threads), "--no-tables",
         "--out", os.path.join(directory, "atlas.md"), "--svg", os.path.join(directory, "atlas.svg"),
-        "--certificates", os.path.join(directory, "certificates"),
+        "--certificates", os.path.join(directory, "certificates"), *extra,
     ]
     print("+", " ".join(command), file=sys.stderr, flush=True)
     started = time.monotonic()

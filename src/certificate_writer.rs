@@ -230,10 +230,11 @@ where
 
 /// [`write_certificate`] of an opening state under `no-first-turn-capture` (`rules`, which
 /// have it): the extraction goes through the opening with the opening search, then on with
-/// `solver`, which plays the rules without the option.
+/// `solver`, which plays the rules without the option. Stopped (writing nothing) when `stop`
+/// is raised: Ctrl-C's [`interrupt_flag`], or a caller's deadline.
 ///
 /// # Errors
-/// As [`write_certificate`].
+/// As [`write_certificate`]; a raised `stop` is reported as an interruption.
 pub fn write_opening_certificate<R>(
     solver: &Solver<R>,
     root: &OpeningState,
@@ -241,12 +242,13 @@ pub fn write_opening_certificate<R>(
     claim: Claim,
     options: &CertificateOptions,
     path: &Path,
+    stop: Arc<AtomicBool>,
 ) -> Result<Written, CliError>
 where
     R: Solvable<Position = Position>,
 {
     let small_seeds = options.small_seeds.unwrap_or_else(|| default_small_seeds(solver.rules()));
-    write_extracted(options, path, root.position.holes(), interrupt_flag(), |limits, progress| {
+    write_extracted(options, path, root.position.holes(), stop, |limits, progress| {
         extract_opening(solver, root, rules, claim, small_seeds, limits, progress)
     })
 }

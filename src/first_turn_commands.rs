@@ -7,15 +7,16 @@ use std::path::Path;
 
 use dakon_solver::certificate::Claim;
 use dakon_solver::dakon::{DakonOptions, OpeningState};
-use dakon_solver::first_turn_search::{solve_opening, solve_opening_reporting, OpeningSolution};
+use dakon_solver::first_turn_search::{solve_opening_reporting, value_opening_moves, OpeningSolution};
 use dakon_solver::ruleset::{outcome, RuleSet, RulesName};
-use dakon_solver::search::{Limits, Solver};
+use dakon_solver::search::Solver;
 
 use crate::certificate_arg::CertificateOptions;
 use crate::certificate_writer::{write_opening_certificate, Written};
 use crate::cli_error::CliError;
 use crate::position_arg::PositionArgs;
-use crate::search_args::{solver_for, SearchArgs};
+use crate::ranked_moves::{ranked_moves, RankedMove};
+use crate::search_args::{interrupt_flag, solver_for, SearchArgs};
 use crate::spinner::Spinner;
 use crate::tables_arg::ProbeArgs;
 
@@ -41,7 +42,7 @@ pub fn refuse_unsupported(options: DakonOptions, unsupported: &[(&str, bool)]) -
 ///
 /// # Errors
 /// [`CliError::Input`] for a bad position.
-fn opening_state(position: &PositionArgs) -> Result<OpeningState, CliError> {
+pub fn opening_state(position: &PositionArgs) -> Result<OpeningState, CliError> {
     if position.position.trim() == "start" {
         let seeds = position.seeds.unwrap_or(position.holes as u32);
         return OpeningState::start(position.holes, seeds)
@@ -99,7 +100,7 @@ pub fn solve(
     let exact = lower == upper;
     let written = match certificate {
         Some((path, certificate_options)) => {
-            Some(write_opening_certificate(&solver, &state, options, Claim { lower, upper }, certificate_options, path)?)
+            Some(write_opening_certificate(&solver, &state, options, Claim { lower, upper }, certificate_options, path, interrupt_flag())?)
         }
         None => None,
     };
@@ -140,39 +141,17 @@ pub fn solve(
 /// As [`state_and_solver`].
 pub fn best(position: &PositionArgs, options: DakonOptions, search: &SearchArgs, probe: &ProbeArgs, json: bool) -> Result<(), CliError> {
     let (state, solver, tables) = state_and_solver(position, options, search, probe)?;
-    let limits: Limits = search.limits();
-    let stored = state.position.store_difference();
-    let mover = state.position.mover();
     let spinner = Spinner::start("valuing every move");
-    let mut moves = Vec::new();
-    for hole in state.position.legal_holes() {
-        let (next, outcome) = state.play_hole_with(hole, options).expect("a legal hole");
-        let gain = stored + outcome.gain(mover);
-        let (lower, upper) = if next.position.is_over() {
-            (gain, gain)
-        } else {
-            let after = solve_opening(&solver, &next, options, &limits);
-            if next.position.mover() == mover {
-                (gain + after.lower, gain + after.upper)
-            } else {
-                (gain - after.upper, gain - after.lower)
-            }
-        };
-        moves.push((hole, lower, upper));
-    }
+    let moves = ranked_moves(&state.position, &value_opening_moves(&solver, &state, options, &search.limits()));
     drop(spinner);
-    moves.sort_by_key(|&(hole, lower, _)| (-lower, hole));
     if json {
-        let list: Vec<_> = moves
-            .iter()
-            .map(|&(hole, lower, upper)| serde_json::json!({"hole": hole, "exact": lower == upper, "value": (lower == upper).then_some(lower), "lower": lower, "upper": upper}))
-            .collect();
+        let list: Vec<_> = moves.iter().map(RankedMove::json).collect();
         println!("{}", serde_json::json!({"position": state.to_string(), "rules": options.rules_name(), "moves": list, "tables": tables}));
         return Ok(());
     }
     println!("position: {state} (rules {options})");
-    let best = moves.first().map_or(0, |m| m.1);
-    for (hole, lower, upper) in moves {
+    let best = moves.first().map_or(0, |m| m.lower);
+    for RankedMove { hole, lower, upper } in moves {
         if lower == upper {
             let cost = if lower == best { String::new() } else { format!("  (costs {})", best - lower) };
             println!("{hole:>3}  {lower:+}  {}{cost}", outcome(lower));

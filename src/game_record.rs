@@ -205,6 +205,10 @@ impl Headers {
     /// the start of `holes` and `seeds` (default: 7, and as many seeds as holes).
     fn start(&self) -> Result<(GameRecord, Position), String> {
         let rules = self.rules.unwrap_or(RulesName::DAKON);
+        if rules.needs_opening_state() {
+            // Its moves depend on whose first turn it is, which a record's positions do not say.
+            return Err(format!("rules {rules}: game records do not carry the first turns that no-first-turn-capture needs yet"));
+        }
         let start = match (self.position, self.holes, self.seeds) {
             (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
                 return Err("give either 'position' or 'holes' and 'seeds', not both".to_string())
@@ -262,5 +266,6 @@ mod tests {
         assert!(refused("colour red\n").starts_with("line 1: unknown header 'colour'"));
         assert!(refused("holes 7\nposition 1,0/0,1 0/0 0\n").contains("either 'position' or 'holes'"));
         assert!(refused("rules oware\n").starts_with("line 1: unknown rules 'oware'"));
+        assert!(refused("rules dakon:no-first-turn-capture\nholes 3\n1. 3").contains("do not carry the first turns"));
     }
 }

@@ -6,6 +6,7 @@ mod cli_error;
 mod cluster;
 mod commands;
 mod db_arg;
+mod deadline;
 mod distributed_solve;
 mod first_turn_commands;
 mod game_record;

@@ -67,7 +67,7 @@ pub fn parse_position(text: &str, holes: usize, seeds: Option<u32>) -> Result<Po
 pub fn parse_notation(text: &str) -> Result<Position, String> {
     text.parse().map_err(|e| {
         let hint = if text.contains(" first") {
-            " (the field 'first:...' of an opening state needs --rules dakon:no-first-turn-capture, with solve or best)"
+            " (the field 'first:...' of an opening state needs --rules dakon:no-first-turn-capture, with solve, best, verify, serve, show or play)"
         } else {
             ""
         };

@@ -13,7 +13,7 @@ pub struct RulesArgs {
     /// variant `dakon:<options>` (comma-separated, any order: `nembak-lander`, a nembak also
     /// takes the landing seed; `no-mikul`; `skip-origin`, a lap skips the hole it was lifted
     /// from; `traditional`, those three; `no-first-turn-capture`, nothing is captured in a
-    /// player's first turn (solve and best only), e.g. `dakon:no-mikul,skip-origin`), `kalah` (standard
+    /// player's first turn (solve, best, verify, serve, show and play), e.g. `dakon:no-mikul,skip-origin`), `kalah` (standard
     /// Kalah: one lap, capture from an empty own hole when the facing hole holds seeds, the game
     /// ends when either side is empty and each player keeps their own side) or
     /// `kalah-empty-capture` (Kalah capturing the lone last seed even opposite an empty hole).
@@ -40,15 +40,30 @@ impl RulesArgs {
 }
 
 impl RulesArgs {
-    /// Refuses rules with `no-first-turn-capture`, which only `dakon solve` and `dakon best`
-    /// play so far: every other command reads positions without the opening's first turns.
+    /// The rules for boards of `holes` holes per row once both first turns are over: these
+    /// rules without `no-first-turn-capture` (the rules themselves when they lack it), which
+    /// the solver, the endgame tables and the leaves of the opening search play by.
+    ///
+    /// # Errors
+    /// [`CliError::Input`] if `holes` is outside `1..=9`.
+    pub fn after_opening_for_holes(&self, holes: usize) -> Result<RuleSet, CliError> {
+        let rules = match self.rules {
+            RulesName::Dakon(options) => RulesName::Dakon(options.board_rules()),
+            rules => rules,
+        };
+        RuleSet::new(rules, holes).map_err(|e| CliError::Input(format!("--holes {holes}: {e}")))
+    }
+
+    /// Refuses rules with `no-first-turn-capture`, which only `dakon solve`, `best`, `verify`,
+    /// `serve`, `show` and `play` play so far: every other command reads positions without the
+    /// opening's first turns.
     ///
     /// # Errors
     /// [`CliError::Input`] naming the rules.
     pub fn refuse_opening_rules(&self) -> Result<(), CliError> {
         if self.rules.needs_opening_state() {
             return Err(CliError::Input(format!(
-                "the rules {} (no-first-turn-capture) are played by `dakon solve` and `dakon best` only so far",
+                "the rules {} (no-first-turn-capture) are played by `dakon solve`, `best`, `verify`, `serve`, `show` and `play` only so far",
                 self.rules
             )));
         }

@@ -1,6 +1,7 @@
-//! `no-first-turn-capture` on the command line: `solve` and `best` of opening states against a
-//! plain memoized minimax over the rules engine, and the refusals (other commands, options the
-//! opening search does not serve, the `first:` field under rules without the option).
+//! `no-first-turn-capture` on the command line: `solve`, `best` and `verify` of opening states
+//! against a plain memoized minimax over the rules engine, and the refusals (other commands,
+//! options the opening search does not serve, the `first:` field under rules without the
+//! option).
 
 use std::collections::HashMap;
 
@@ -80,7 +81,7 @@ fn refused(args: &[&str]) -> String {
 #[test]
 fn what_the_opening_search_does_not_serve_is_refused_naming_the_rules() {
     for args in [
-        &["verify", "--holes", "3", "--seeds", "3", "--rules", RULES][..],
+        &["verify", "--holes", "3", "--seeds", "3", "--rules", RULES, "--opening-only"][..],
         &["perft", "start", "2", "--holes", "3", "--rules", RULES],
         &["tables", "build", "--holes", "3", "--max-seeds", "2", "--rules", RULES],
     ] {
@@ -105,4 +106,83 @@ fn solve_writes_a_certificate_of_the_opening_that_the_checker_accepts() {
     let checked = json(&["check", file, "--json"]);
     assert_eq!(checked["rules"], RULES);
     assert_eq!(checked["checked_lower"], solved["value"]);
+}
+
+#[test]
+fn verify_decides_each_start_through_the_opening_with_certificates_the_checker_accepts() {
+    let dir = tempfile::tempdir().unwrap();
+    let certificates = dir.path().join("certs");
+    let out = dir.path().join("atlas.md");
+    for rules in [RULES, "dakon:no-first-turn-capture,traditional"] {
+        let args = [
+            "verify",
+            "--holes",
+            "1..4",
+            "--seeds",
+            "2,3",
+            "--rules",
+            rules,
+            "--budget",
+            "30",
+            "--threads",
+            "1",
+            "--tt-mb",
+            "16",
+            "--no-tables",
+            "--json",
+            "--certificates",
+            certificates.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        let done = dakon(&args);
+        assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+        let options: DakonOptions = rules[6..].parse().unwrap();
+        let rows: Vec<serde_json::Value> =
+            String::from_utf8_lossy(&done.stdout).lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+        assert_eq!(rows.len(), 8, "{rules}");
+        for row in &rows {
+            let (holes, seeds) = (row["holes"].as_u64().unwrap() as usize, row["seeds"].as_u64().unwrap() as u32);
+            let mut memo = HashMap::new();
+            let start = OpeningState::start(holes, seeds).unwrap();
+            assert_eq!((row["rules"].as_str(), row["value"].as_i64()), (Some(rules), Some(value(&start, options, &mut memo) as i64)));
+            // The opening shown is a whole first turn of player 0, each move keeping the value.
+            let mut state = start;
+            for hole in row["opening"].as_array().unwrap() {
+                assert_eq!(state.position.mover(), start.position.mover(), "{row}");
+                let next = state.play_hole_with(hole.as_u64().unwrap() as usize, options).unwrap().0;
+                let v = value(&next, options, &mut memo);
+                assert_eq!(if next.position.mover() == start.position.mover() { v } else { -v }, row["value"].as_i64().unwrap() as i32);
+                state = next;
+            }
+            assert!(state.position.is_over() || state.position.mover() != start.position.mover(), "{row}");
+            let file = certificates.join(format!("{rules}-{holes}x{seeds}.dkc"));
+            assert_eq!(row["certificate"]["file"], file.to_str().unwrap());
+            let checked = json(&["check", file.to_str().unwrap(), "--json"]);
+            assert_eq!((checked["rules"].as_str(), &checked["checked_lower"]), (Some(rules), &row["value"]), "{checked}");
+        }
+        // The records name the rules, so --resume keeps every board, certificates included.
+        let resumed = dakon(&[&args[..], &["--resume"]].concat());
+        assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+        let again: Vec<serde_json::Value> =
+            String::from_utf8_lossy(&resumed.stdout).lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+        assert_eq!(again, rows, "{rules}");
+    }
+}
+
+#[test]
+fn play_and_show_carry_the_first_turns() {
+    let options: DakonOptions = RULES[6..].parse().unwrap();
+    // 7 x 7, hole 13 relays through hole 1 and stops in the empty hole 6: a nembak by default,
+    // nothing in a first turn, after which player 0's first turn is over.
+    assert_eq!(json(&["play", "start", "13", "--json"])["capture"], "nembak");
+    let played = json(&["play", "start", "13", "--rules", RULES, "--json"]);
+    let (expected, _) = OpeningState::start(7, 7).unwrap().play_hole_with(13, options).unwrap();
+    assert_eq!((played["capture"].clone(), played["position"].as_str()), (serde_json::Value::Null, Some(&*expected.to_string())));
+    assert!(expected.to_string().ends_with(" 1 first:1"));
+    let shown = json(&["show", &expected.to_string(), "--rules", RULES, "--json"]);
+    assert_eq!((shown["position"].as_str(), shown["rules"].as_str()), (Some(&*expected.to_string()), Some(RULES)));
+    assert_eq!(json(&["show", "start", "--holes", "2", "--rules", RULES, "--json"])["position"], "2,2/2,2 0/0 0 first:0,1");
+    let stderr = refused(&["show", &expected.to_string()]);
+    assert!(stderr.contains("needs --rules dakon:no-first-turn-capture"), "{stderr}");
 }

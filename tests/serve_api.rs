@@ -92,7 +92,7 @@ fn a_dakon_server_plays_every_variant_the_api_names_and_its_status_lists_them() 
     let server = Server::start(&["--threads", "1"]);
     let status = server.status();
     assert_eq!(status["rules"], "dakon");
-    assert_eq!(status["variants"].as_array().unwrap().len(), 8, "{status}");
+    assert_eq!(status["variants"].as_array().unwrap().len(), 10, "{status}");
     for rules in ["dakon:skip-origin", "dakon:no-mikul", "dakon:nembak-lander", "dakon:traditional"] {
         let answer = server.analyse("start", &[("holes", "3"), ("seeds", "4"), ("rules", rules)]);
         assert_eq!(answer.status, 200, "{rules}: {}", answer.json);
@@ -110,6 +110,61 @@ fn a_dakon_server_plays_every_variant_the_api_names_and_its_status_lists_them() 
         assert_eq!(refused.status, 400, "{rules}");
         assert!(refused.json["error"].as_str().unwrap().contains(message), "{}", refused.json);
     }
+}
+
+#[test]
+fn the_first_turn_option_is_played_and_valued_through_the_opening_as_best_values_it() {
+    const FIRST_TURN: &str = "dakon:no-first-turn-capture";
+    let server = Server::start(&["--threads", "1"]);
+    let variants = server.status()["variants"].clone();
+    for rules in [FIRST_TURN, "dakon:no-first-turn-capture,traditional"] {
+        assert!(variants.as_array().unwrap().iter().any(|v| v == rules), "{variants}");
+        // The start has both first turns pending; every move is valued by the opening search.
+        let answer = server.analyse("start", &[("holes", "4"), ("seeds", "4"), ("rules", rules)]);
+        assert_eq!(answer.status, 200, "{rules}: {}", answer.json);
+        let best = dakon_json(&["best", "start", "--holes", "4", "--rules", rules, "--json", "--threads", "1"]);
+        assert_eq!((&answer.json["position"], &answer.json["rules"]), (&best["position"], &best["rules"]));
+        assert_eq!(answer.json["position"], "4,4,4,4/4,4,4,4 0/0 0 first:0,1");
+        assert_eq!(answer.json["moves"], best["moves"], "{rules}: the opening's values");
+        let value = answer.json["value"].as_i64().expect("exact");
+        assert_eq!(answer.json["moves"][0]["value"], value);
+        assert_eq!(answer.json["pv"], json!([answer.json["moves"][0]["hole"]]));
+        let solved = dakon_json(&["solve", "start", "--holes", "4", "--rules", rules, "--json", "--threads", "1"]);
+        assert_eq!(solved["value"], value, "{rules}");
+        assert_eq!(server.analyse("start", &[("holes", "4"), ("seeds", "4"), ("rules", rules)]).json["cached"], true);
+    }
+    // 7 x 7, hole 13 relays through hole 1 and stops in the empty hole 6: a nembak under the
+    // default rules, nothing in a first turn; player 0's first turn is then over.
+    let played = |rules: &str| server.get("/api/play", &[("position", "start"), ("hole", "13"), ("rules", rules)]).json;
+    assert_eq!(played("dakon")["capture"], "nembak");
+    let first = played(FIRST_TURN);
+    assert_eq!((first["capture"].clone(), first["rules"].clone()), (Value::Null, json!(FIRST_TURN)), "{first}");
+    assert_eq!(first["from"], "7,7,7,7,7,7,7/7,7,7,7,7,7,7 0/0 0 first:0,1");
+    let after = first["position"].as_str().unwrap();
+    assert!(after.ends_with(" 1 first:1"), "{after}");
+    assert_eq!(first["board"]["position"], after);
+    let expected = dakon_json(&["play", "start", "13", "--json"]);
+    assert_ne!(first["board"]["board"], dakon_json(&["show", expected["position"].as_str().unwrap(), "--json"])["board"]);
+    // The state is shown back with its field; other rules refuse the field, naming the option.
+    let shown = server.get("/api/show", &[("position", after), ("rules", FIRST_TURN)]);
+    assert_eq!((shown.status, shown.json["position"].as_str()), (200, Some(after)));
+    let refused = server.get("/api/show", &[("position", after)]);
+    assert_eq!(refused.status, 400);
+    assert!(refused.json["error"].as_str().unwrap().contains("needs --rules dakon:no-first-turn-capture"), "{}", refused.json);
+    // Past the opening the option changes nothing: the default rules' values, under its name.
+    let past = "1,2,0,3,1/2,0,1,1,3 2/4 0";
+    let answer = server.analyse(past, &[("rules", FIRST_TURN)]);
+    assert_eq!((answer.json["rules"].as_str(), answer.json["position"].as_str()), (Some(FIRST_TURN), Some(past)));
+    assert_eq!(answer.json["moves"], dakon_json(&["best", past, "--json", "--threads", "1"])["moves"]);
+    // A game record cannot carry first turns yet.
+    let record = server.get("/api/record", &[("record", "rules dakon:no-first-turn-capture\nholes 3")]);
+    assert_eq!(record.status, 400);
+    assert!(record.json["error"].as_str().unwrap().contains("do not carry the first turns"), "{}", record.json);
+    // A server of the option plays it by default.
+    let own = Server::start(&["--threads", "1", "--rules", FIRST_TURN]);
+    assert_eq!(own.status()["rules"], FIRST_TURN);
+    let shown = own.get("/api/show", &[("position", "start"), ("holes", "2"), ("seeds", "1")]);
+    assert_eq!(shown.json["position"], "1,1/1,1 0/0 0 first:0,1");
 }
 
 #[test]

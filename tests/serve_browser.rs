@@ -703,6 +703,7 @@ async fn a_game_is_reviewed_on_the_page_with_its_costs_marks_and_best_lines_and_
 fn atlas_value_text(rules: &str, holes: u64, seeds: u64) -> String {
     let file = match rules.strip_prefix("dakon:") {
         None => PathBuf::from("atlas/atlas.jsonl"),
+        Some("no-first-turn-capture") => PathBuf::from("atlas/variants/first-turn/atlas.jsonl"),
         Some(options) => Path::new("atlas/variants").join(options).join("atlas.jsonl"),
     };
     let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(&file)).unwrap();
@@ -742,11 +743,13 @@ async fn a_variant_chosen_in_the_new_game_form_rules_the_moves_and_the_values() 
     client.goto(&server.url).await.unwrap();
     wait_until(&client, "the values of the start", SOLVED).await;
 
-    // The menu offers every Dakon rule set, the server's own marked as the default.
+    // The menu offers every Dakon rule set (the first-turn option alone and with traditional),
+    // the server's own marked as the default.
     assert_eq!(eval(&client, "return document.querySelector('#rules-label').hidden").await, Value::Bool(false));
     let offered = eval(&client, "return [...document.querySelectorAll('#rules option')].map(o => o.value)").await;
     let offered: Vec<&str> = offered.as_array().unwrap().iter().map(|o| o.as_str().unwrap()).collect();
-    let every: Vec<&str> = DakonOptions::ALL.iter().map(|o| o.rules_name()).collect();
+    let first_turn = [DakonOptions::NONE, DakonOptions::TRADITIONAL].map(|o| o.with(DakonOptions::NO_FIRST_TURN_CAPTURE).rules_name());
+    let every: Vec<&str> = DakonOptions::ALL.iter().map(|o| o.rules_name()).chain(first_turn).collect();
     assert_eq!(offered.len(), every.len(), "{offered:?}");
     assert!(every.iter().all(|name| offered.contains(name)), "{offered:?}");
     let default = eval(&client, "return document.querySelector('#rules option[value=\"dakon\"]').textContent").await;
@@ -775,6 +778,18 @@ async fn a_variant_chosen_in_the_new_game_form_rules_the_moves_and_the_values() 
     wait_until(&client, "the values after it", SOLVED).await;
     let link = client.find(Locator::Css("#link")).await.unwrap().prop("href").await.unwrap().unwrap();
     assert!(link.contains("rules=dakon%3Askip-origin"), "the link keeps the rules: {link}");
+
+    // Under the first-turn option the start names both pending first turns, and its value is
+    // the option's atlas's.
+    new_game(&client, "2", "3", first_turn[0]).await;
+    wait_until(&client, "the start's first turns", "return document.querySelector('#position-output').value === '3,3/3,3 0/0 0 first:0,1'")
+        .await;
+    wait_until(
+        &client,
+        "the option's value",
+        &format!("return document.querySelector('#value').textContent.startsWith('{}')", atlas_value_text(first_turn[0], 2, 3)),
+    )
+    .await;
 
     // Back to the default rules from the menu: the default's value and move again.
     new_game(&client, "2", "3", "dakon").await;

@@ -13,6 +13,7 @@ use pyo3::types::PyDict;
 use crate::errors::{interrupted, CertificateError};
 use crate::int_arg::optional_int_in;
 use crate::position::PositionArg;
+use crate::rules_name;
 use crate::search_options::SearchOptions;
 use crate::solution::PySolution;
 use crate::wait::{self, Finished};
@@ -42,6 +43,7 @@ pub fn write_certificate(
     let options = SearchOptions::from_kwargs("certificates.write", search)?;
     let small_seeds: Option<u8> = optional_int_in("small_seeds", small_seeds, 0..=12)?;
     let position = position.resolve(options.rules)?;
+    rules_name::refuse_opening(position.rules, "rules", "dakon.certificates.write")?;
     let (p, rule_set) = (position.position, position.rule_set());
     let (solver, tables) = options.solver(rule_set, options.threads, capped(options.tt_bytes, p.holes(), p.seeds_on_board()))?;
     let small_seeds = small_seeds.unwrap_or_else(|| default_small_seeds(&rule_set));

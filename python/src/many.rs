@@ -20,6 +20,7 @@ use pyo3::types::{PyDict, PyList};
 use crate::errors::interrupted;
 use crate::move_value::{ranked, PyMoveValue};
 use crate::position::{PositionArg, PyPosition};
+use crate::rules_name;
 use crate::search_options::SearchOptions;
 use crate::solution::PySolution;
 use crate::wait::{self, Finished};
@@ -114,7 +115,11 @@ fn many<T: Send>(
     let positions: Vec<PyPosition> = positions
         .iter()
         .enumerate()
-        .map(|(i, p)| p.resolve(options.rules).map_err(|e| with_index(py, function, i, e)))
+        .map(|(i, p)| {
+            p.resolve(options.rules)
+                .and_then(|position| rules_name::refuse_opening(position.rules, "rules", &format!("dakon.{function}")).map(|()| position))
+                .map_err(|e| with_index(py, function, i, e))
+        })
         .collect::<PyResult<_>>()?;
     let solvers = solvers(&positions, options)?;
     let stop = Arc::new(AtomicBool::new(false));

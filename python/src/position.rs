@@ -1,7 +1,8 @@
 //! `dakon.Position`: a position and the rules it is played by.
 
-use dakon_solver::dakon::{Player, Position};
-use dakon_solver::ruleset::{RuleSet, RulesName};
+use dakon_solver::dakon::MoveError;
+use dakon_solver::dakon::{OpeningState, Player, Position};
+use dakon_solver::ruleset::{Played, RuleSet, RulesName};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -16,11 +17,13 @@ const MAX_HOLES: i128 = 9;
 /// The most seeds a position holds (stores included).
 const MAX_SEEDS: i128 = 255;
 
-/// A position (holes, stores, player to move) and the rules it is played by.
+/// A position (holes, stores, player to move) and the rules it is played by; under
+/// `dakon:no-first-turn-capture` (alone or with other options) also the players still in their
+/// first turn (`first_turns`, the notation's field `first:0,1`).
 ///
 /// Holes are numbered as in the notation: `0..n` is player 1's row (the top, sown right to
 /// left into store S1), `n..2n` player 0's (the bottom, sown left to right into S0). Two
-/// positions are equal when board, stores, player to move and rules are.
+/// positions are equal when board, stores, player to move, first turns and rules are.
 ///
 /// >>> import dakon
 /// >>> p = dakon.Position.start(3, 2)
@@ -38,21 +41,61 @@ const MAX_SEEDS: i128 = 255;
 pub struct PyPosition {
     pub position: Position,
     pub rules: RulesName,
+    /// The players still in their first turn (always none unless `rules` has
+    /// `no-first-turn-capture`), as [`OpeningState::pending_bits`] gives them.
+    first_turns: u8,
 }
 
 impl PyPosition {
-    /// The rules for this position's board.
+    /// `position` under `rules`, every first turn over (as under rules without them).
+    pub fn after_opening(position: Position, rules: RulesName) -> PyPosition {
+        PyPosition { position, rules, first_turns: 0 }
+    }
+
+    /// `state` under `rules` (which have `no-first-turn-capture` when a first turn is pending).
+    fn of_state(state: &OpeningState, rules: RulesName) -> PyPosition {
+        PyPosition { position: state.position, rules, first_turns: state.pending_bits() }
+    }
+
+    /// The rules for this position's board once both first turns are over: what its solver
+    /// and endgame tables play by.
     pub fn rule_set(&self) -> RuleSet {
-        RuleSet::of(self.rules, &self.position)
+        let rules = match rules_name::opening_options(self.rules) {
+            Some(options) => RulesName::Dakon(options.board_rules()),
+            None => self.rules,
+        };
+        RuleSet::of(rules, &self.position)
+    }
+
+    /// The position with the players still in their first turn.
+    pub fn state(&self) -> OpeningState {
+        let players = [Player::Zero, Player::One];
+        let pending: Vec<Player> = players.into_iter().filter(|&p| self.first_turns & (1 << p.number()) != 0).collect();
+        OpeningState::new(self.position, &pending)
+    }
+
+    /// This position under `rules`: its first turns kept under rules that have them, none else.
+    fn under(&self, rules: RulesName) -> PyPosition {
+        let first_turns = if rules_name::opening_options(rules).is_some() { self.first_turns } else { 0 };
+        PyPosition { position: self.position, rules, first_turns }
     }
 }
 
-/// Parses the notation, with the command line's message.
+/// Parses the notation under `rules`: with `no-first-turn-capture`, optionally followed by
+/// the field `first:...`; the command line's message otherwise.
 ///
 /// # Errors
 /// `ValueError`: "invalid position 'TEXT': column C: PROBLEM".
-pub fn parse_notation(text: &str) -> PyResult<Position> {
-    text.parse().map_err(|e| PyValueError::new_err(format!("invalid position '{text}': {e}")))
+pub fn parse_notation(text: &str, rules: RulesName) -> PyResult<PyPosition> {
+    let invalid = |e: &dyn std::fmt::Display| {
+        let hint = if text.contains(" first") { " (the field 'first:...' needs rules='dakon:no-first-turn-capture')" } else { "" };
+        PyValueError::new_err(format!("invalid position '{text}': {e}{hint}"))
+    };
+    if rules_name::opening_options(rules).is_some() {
+        let state: OpeningState = text.parse().map_err(|e| invalid(&e))?;
+        return Ok(PyPosition::of_state(&state, rules));
+    }
+    Ok(PyPosition::after_opening(text.parse().map_err(|e| invalid(&e))?, rules))
 }
 
 #[pymethods]
@@ -94,12 +137,14 @@ impl PyPosition {
         let (top, bottom) = board.split_at(board.len() / 2);
         let position = Position::from_rows(top, bottom, [stores[1], stores[0]], mover)
             .map_err(|e| PyValueError::new_err(format!("invalid position: {e}")))?;
-        Ok(PyPosition { position, rules })
+        Ok(PyPosition::after_opening(position, rules))
     }
 
     /// The position written in the notation `<holes 0..n-1>/<holes n..2n-1> <S1>/<S0>
     /// <player>` (the stores player 1's first), or `"start"` for the opening of `holes` holes
-    /// per row of `seeds` seeds each (default: `holes`), as the command line reads it.
+    /// per row of `seeds` seeds each (default: `holes`), as the command line reads it. Under
+    /// `no-first-turn-capture` the notation may end in the field `first:0,1`, `first:0` or
+    /// `first:1`, the players still in their first turn (none without it).
     ///
     /// Raises ValueError with the command line's message: the column and what is wrong.
     ///
@@ -114,12 +159,12 @@ impl PyPosition {
         if text.trim() == "start" {
             return PyPosition::start(holes, seeds, rules);
         }
-        let rules = rules_name::parse(rules)?;
-        Ok(PyPosition { position: parse_notation(text)?, rules })
+        parse_notation(text, rules_name::parse(rules)?)
     }
 
     /// The opening: `holes` holes per row (1 to 9, default 7) of `seeds` seeds each (default
-    /// `holes`; at most 255 in all), empty stores, player 0 to move.
+    /// `holes`; at most 255 in all), empty stores, player 0 to move; under
+    /// `no-first-turn-capture` both players in their first turn.
     ///
     /// >>> str(dakon.Position.start(6, 4, rules="kalah"))
     /// '4,4,4,4,4,4/4,4,4,4,4,4 0/0 0'
@@ -132,13 +177,28 @@ impl PyPosition {
         let seeds: u32 = optional_int_in(&format!("seeds (with {holes} holes per row)"), seeds, 0..=most)?.unwrap_or(holes as u32);
         let position = Position::start(holes, seeds)
             .map_err(|e| PyValueError::new_err(format!("cannot set up the start of {holes} holes with {seeds} seeds: {e}")))?;
-        Ok(PyPosition { position, rules })
+        if rules_name::opening_options(rules).is_some() {
+            return Ok(PyPosition::of_state(&OpeningState::new(position, &[Player::Zero, Player::One]), rules));
+        }
+        Ok(PyPosition::after_opening(position, rules))
     }
 
-    /// The rules' name: `"dakon"`, `"kalah"` or `"kalah-empty-capture"`.
+    /// The rules' name: `"dakon"`, `"kalah"`, `"kalah-empty-capture"` or a Dakon variant
+    /// (`"dakon:<options>"`).
     #[getter]
     fn rules(&self) -> &'static str {
         self.rules.as_str()
+    }
+
+    /// The players still in their first turn (0, 1 or both, ascending): under
+    /// `no-first-turn-capture` their laps capture nothing. Empty under other rules.
+    ///
+    /// >>> p = dakon.Position.start(3, rules="dakon:no-first-turn-capture")
+    /// >>> str(p), p.first_turns
+    /// ('3,3,3/3,3,3 0/0 0 first:0,1', [0, 1])
+    #[getter]
+    fn first_turns(&self) -> Vec<usize> {
+        [0, 1].into_iter().filter(|p| self.first_turns & (1 << p) != 0).collect()
     }
 
     /// Holes per row.
@@ -207,30 +267,32 @@ impl PyPosition {
         // Holes past the board get the command line's message below, which names the range.
         let number: i128 = int_in("hole", hole, i128::MIN..=i128::MAX)?;
         let hole = usize::try_from(number).map_err(|_| out_of_range("hole", number, 0..=2 * self.position.holes() as i128 - 1))?;
-        let (next, played) = self
-            .rule_set()
-            .play_hole(&self.position, hole)
-            .map_err(|e| PyValueError::new_err(format!("hole {hole} in position '{}': {e}", self.position)))?;
-        Ok((PyPosition { position: next, rules: self.rules }, PyPlayed::new(hole, &played)))
+        let refused = |e: MoveError| PyValueError::new_err(format!("hole {hole} in position '{}': {e}", self.state()));
+        if let Some(options) = rules_name::opening_options(self.rules) {
+            let (next, outcome) = self.state().play_hole_with(hole, options).map_err(refused)?;
+            return Ok((PyPosition::of_state(&next, self.rules), PyPlayed::new(hole, &Played::Dakon(outcome))));
+        }
+        let (next, played) = self.rule_set().play_hole(&self.position, hole).map_err(refused)?;
+        Ok((PyPosition::after_opening(next, self.rules), PyPlayed::new(hole, &played)))
     }
 
-    /// The same board under other rules.
+    /// The same board under other rules (its first turns kept under rules that have them).
     fn with_rules(&self, rules: &str) -> PyResult<PyPosition> {
-        Ok(PyPosition { position: self.position, rules: rules_name::parse(rules)? })
+        Ok(self.under(rules_name::parse(rules)?))
     }
 
     fn __str__(&self) -> String {
-        self.position.to_string()
+        self.state().to_string()
     }
 
     fn __repr__(&self) -> String {
-        format!("Position('{}', rules='{}')", self.position, self.rules)
+        format!("Position('{}', rules='{}')", self.state(), self.rules)
     }
 
     /// Pickling: the notation and the rules.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, &'static str))> {
         let this = slf.get();
-        Ok((slf.get_type().getattr("parse")?, (this.position.to_string(), this.rules.as_str())))
+        Ok((slf.get_type().getattr("parse")?, (this.state().to_string(), this.rules.as_str())))
     }
 }
 
@@ -248,8 +310,8 @@ impl PositionArg {
     /// `ValueError` for malformed notation.
     pub fn resolve(&self, rules: Option<RulesName>) -> PyResult<PyPosition> {
         match self {
-            PositionArg::Position(p) => Ok(PyPosition { position: p.position, rules: rules.unwrap_or(p.rules) }),
-            PositionArg::Text(text) => Ok(PyPosition { position: parse_notation(text)?, rules: rules.unwrap_or(RulesName::DAKON) }),
+            PositionArg::Position(p) => Ok(p.under(rules.unwrap_or(p.rules))),
+            PositionArg::Text(text) => parse_notation(text, rules.unwrap_or(RulesName::DAKON)),
         }
     }
 }

@@ -1,5 +1,6 @@
 //! The `rules` argument: the command line's rule names.
 
+use dakon_solver::dakon::DakonOptions;
 use dakon_solver::ruleset::{RulesName, UnknownRules};
 use pyo3::exceptions::PyValueError;
 use pyo3::PyResult;
@@ -7,16 +8,32 @@ use pyo3::PyResult;
 /// The rules named `name`, the command line's names.
 ///
 /// # Errors
-/// `ValueError` with the command line's message naming the known rules, or for rules with
-/// `no-first-turn-capture`, which the package does not play yet.
+/// `ValueError` with the command line's message naming the known rules.
 pub fn parse(name: &str) -> PyResult<RulesName> {
-    let rules: RulesName = name.parse().map_err(|e: UnknownRules| PyValueError::new_err(e.to_string()))?;
-    if rules.needs_opening_state() {
+    name.parse().map_err(|e: UnknownRules| PyValueError::new_err(e.to_string()))
+}
+
+/// The options of `rules` when they include `no-first-turn-capture`: positions are then
+/// opening states, solved by the opening search.
+pub fn opening_options(rules: RulesName) -> Option<DakonOptions> {
+    match rules {
+        RulesName::Dakon(options) if options.contains(DakonOptions::NO_FIRST_TURN_CAPTURE) => Some(options),
+        _ => None,
+    }
+}
+
+/// Refuses rules with `no-first-turn-capture` where `function` does not play them yet.
+///
+/// # Errors
+/// `ValueError` naming `argument`, the rules, and what plays them.
+pub fn refuse_opening(rules: RulesName, argument: &str, function: &str) -> PyResult<()> {
+    if opening_options(rules).is_some() {
         return Err(PyValueError::new_err(format!(
-            "rules '{rules}': no-first-turn-capture is not in the Python package yet (`dakon solve` and `dakon best` play it)"
+            "{argument}: the rules '{rules}' (no-first-turn-capture) are not played by {function} yet \
+             (dakon.solve, dakon.best and Position play them)"
         )));
     }
-    Ok(rules)
+    Ok(())
 }
 
 /// Every rule name, in the order `--help` lists them.

@@ -4,6 +4,7 @@
 use std::hash::{Hash, Hasher};
 
 use dakon_solver::dakon::Position;
+use dakon_solver::first_turn_search::OpeningSolution;
 use dakon_solver::ruleset::{RuleSet, SolutionRecord};
 use dakon_solver::search::Solution;
 use pyo3::exceptions::PyValueError;
@@ -58,8 +59,27 @@ impl PySolution {
     pub fn new(rules: &RuleSet, position: &Position, solution: &Solution, tables: bool) -> PySolution {
         let SolutionRecord { lower, upper, best_move, best_move_proven, pv, nodes, seconds, .. } =
             SolutionRecord::new(rules, position, solution);
-        let position = PyPosition { position: *position, rules: rules.rules_name() };
+        let position = PyPosition::after_opening(*position, rules.rules_name());
         PySolution { position, lower, upper, best_move, best_move_proven, pv, nodes, seconds, tables }
+    }
+
+    /// The solution of `position`, a state of the opening under `no-first-turn-capture`, that
+    /// the opening search's `solution` (future gains) describes: its line is the best move
+    /// alone, which the search proves only with the value; its nodes are the opening's states
+    /// and the positions its leaf tests visited.
+    pub fn of_opening(position: &PyPosition, solution: &OpeningSolution, tables: bool) -> PySolution {
+        let stored = position.position.store_difference();
+        PySolution {
+            position: *position,
+            lower: stored + solution.lower,
+            upper: stored + solution.upper,
+            best_move: solution.best_hole,
+            best_move_proven: solution.best_hole.is_some(),
+            pv: solution.best_hole.into_iter().collect(),
+            nodes: solution.opening_states + solution.leaf_nodes,
+            seconds: solution.elapsed.as_secs_f64(),
+            tables,
+        }
     }
 
     /// What equality and the hash compare: the result, not how it was found.

@@ -3,7 +3,8 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use dakon_solver::dakon::Position;
+use dakon_solver::dakon::{DakonOptions, Position};
+use dakon_solver::first_turn_search::{solve_opening, value_opening_moves, OpeningSolution};
 use dakon_solver::ruleset::RuleSet;
 use dakon_solver::search::{Limits, Solver};
 use dakon_solver::tt_budget::capped;
@@ -12,7 +13,8 @@ use pyo3::types::PyDict;
 
 use crate::errors::interrupted;
 use crate::move_value::{ranked, PyMoveValue};
-use crate::position::PositionArg;
+use crate::position::{PositionArg, PyPosition};
+use crate::rules_name;
 use crate::search_options::SearchOptions;
 use crate::solution::PySolution;
 use crate::wait::{self, Finished};
@@ -27,6 +29,12 @@ use crate::wait::{self, Finished};
 /// cores), `tt_mb` (default 256 MiB of transposition table), `tables_dir` (default
 /// `$DAKON_TABLES`, else `./tables`) and `use_tables`.
 ///
+/// Under rules with `no-first-turn-capture` (`"dakon:no-first-turn-capture"`, alone or with
+/// other options) the position's pending first turns (`Position.first_turns`; `start` has
+/// both) are played out by the opening search of `dakon solve`, whose leaves the ordinary
+/// search tests: `pv` is then the best move alone, `nodes` the opening's states and the
+/// positions its leaves visited.
+///
 /// Raises ValueError for a malformed position, unknown rules or a keyword's number out of
 /// range (naming it), TypeError for an unknown keyword or a wrong type, dakon.TableError for
 /// a damaged table, dakon.Interrupted (a KeyboardInterrupt) on Ctrl-C, its `partial` the
@@ -38,8 +46,18 @@ use crate::wait::{self, Finished};
 #[pyfunction]
 #[pyo3(signature = (position, **search))]
 pub fn solve(py: Python<'_>, position: PositionArg, search: Option<&Bound<'_, PyDict>>) -> PyResult<PySolution> {
-    let Setup { position: p, rule_set, solver, tables, stop, limits } =
+    let Setup { position: p, rule_set, solver, tables, stop, limits, opening } =
         Setup::new(&position, SearchOptions::from_kwargs("solve", search)?)?;
+    if let Some((state, options)) = opening {
+        let solution = |found: &OpeningSolution| PySolution::of_opening(&state, found, tables);
+        return match wait::run(py, &stop, || solve_opening(&solver, &state.state(), options, &limits), |_| Ok(()))? {
+            Finished::Done(found) => Ok(solution(&found)),
+            Finished::Interrupted(found, _) => {
+                let partial = Py::new(py, solution(&found))?.into_any();
+                Err(interrupted(py, "solve interrupted: `partial` holds the bounds proven", partial))
+            }
+        };
+    }
     let finished = wait::run(py, &stop, || solver.solve(&p, &limits), |_| Ok(()))?;
     match finished {
         Finished::Done(solution) => Ok(PySolution::new(&rule_set, &p, &solution, tables)),
@@ -58,15 +76,20 @@ pub fn solve(py: Python<'_>, position: PositionArg, search: Option<&Bound<'_, Py
 /// leaves bounds on the moves it cut, and another move's bounds may then reach above the
 /// first's: the first is certainly best only when its `proven_best` is True.
 ///
-/// Raises as `solve`; on Ctrl-C the `partial` of dakon.Interrupted is the list so far.
+/// Under `no-first-turn-capture`, every move is valued by the opening search, in rounds of one
+/// test each (as `dakon best`). Raises as `solve`; on Ctrl-C the `partial` of
+/// dakon.Interrupted is the list so far.
 ///
 /// >>> [(m.hole, m.value, m.proven_best) for m in dakon.best("2,2,2/2,2,2 0/0 0")]
 /// [(5, 6, True), (3, 2, False), (4, 0, False)]
 #[pyfunction]
 #[pyo3(signature = (position, **search))]
 pub fn best(py: Python<'_>, position: PositionArg, search: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<PyMoveValue>> {
-    let Setup { position: p, solver, stop, limits, .. } = Setup::new(&position, SearchOptions::from_kwargs("best", search)?)?;
-    let finished = wait::run(py, &stop, || solver.analyse_moves(&p, &limits), |_| Ok(()))?;
+    let Setup { position: p, solver, stop, limits, opening, .. } = Setup::new(&position, SearchOptions::from_kwargs("best", search)?)?;
+    let finished = match opening {
+        Some((state, options)) => wait::run(py, &stop, || value_opening_moves(&solver, &state.state(), options, &limits), |_| Ok(()))?,
+        None => wait::run(py, &stop, || solver.analyse_moves(&p, &limits), |_| Ok(()))?,
+    };
     match finished {
         Finished::Done(moves) => Ok(ranked(&p, &moves)),
         Finished::Interrupted(moves, _) => {
@@ -80,11 +103,15 @@ pub fn best(py: Python<'_>, position: PositionArg, search: Option<&Bound<'_, PyD
 struct Setup {
     position: Position,
     rule_set: RuleSet,
+    /// The solver of the rules after the opening.
     solver: Solver<RuleSet>,
     tables: bool,
     /// Raised on Ctrl-C.
     stop: Arc<AtomicBool>,
     limits: Limits,
+    /// Under `no-first-turn-capture`: the position (with its first turns) and the options,
+    /// for the opening search, whose leaves `solver` tests.
+    opening: Option<(PyPosition, DakonOptions)>,
 }
 
 impl Setup {
@@ -97,6 +124,7 @@ impl Setup {
         let (solver, tables) = options.solver(rule_set, options.threads, tt_bytes)?;
         let stop = Arc::new(AtomicBool::new(false));
         let limits = options.limits(&stop);
-        Ok(Setup { position: p, rule_set, solver, tables, stop, limits })
+        let opening = rules_name::opening_options(position.rules).map(|options| (position, options));
+        Ok(Setup { position: p, rule_set, solver, tables, stop, limits, opening })
     }
 }

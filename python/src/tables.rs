@@ -45,7 +45,9 @@ pub fn build_tables(
     let holes: usize = int_in("holes", holes, 1..=9)?;
     let max_seeds: u32 = int_in("max_seeds", max_seeds, 0..=MAX_TABLE_SEEDS)?;
     let threads: Option<usize> = optional_int_in("threads", threads, 1..=MAX_THREADS)?;
-    let rules = RuleSet::new(rules_name::parse(rules)?, holes).map_err(|e| PyValueError::new_err(format!("holes {holes}: {e}")))?;
+    let rules = rules_name::parse(rules)?;
+    rules_name::refuse_opening(rules, "rules", "dakon.tables.build")?;
+    let rules = RuleSet::new(rules, holes).map_err(|e| PyValueError::new_err(format!("holes {holes}: {e}")))?;
     let dir = tables_directory(tables_dir);
     let stop = Arc::new(AtomicBool::new(false));
     let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -95,6 +97,7 @@ pub fn build_tables(
 #[pyo3(signature = (position, rules = None, tables_dir = None))]
 pub fn probe_table(position: PositionArg, rules: Option<&str>, tables_dir: Option<PathBuf>) -> PyResult<i32> {
     let position = position.resolve(rules.map(rules_name::parse).transpose()?)?;
+    rules_name::refuse_opening(position.rules, "rules", "dakon.tables.probe")?;
     let (p, rules) = (position.position, position.rule_set());
     let (seeds, index) = (rules.seeds_on_board(&p), rules.index(&p));
     let dir = tables_directory(tables_dir);

@@ -22,7 +22,7 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use crate::dakon::{DakonOptions, OpeningState, Position, Side};
-use crate::search::{Limits, MixHashing, Solver};
+use crate::search::{Limits, MixHashing, MoveValue, Solver};
 use crate::solvable::Solvable;
 
 /// What [`solve_opening`] proved.
@@ -132,6 +132,38 @@ pub fn solve_opening_reporting<R: Solvable<Position = Position>>(
         leaf_nodes: search.leaf_nodes,
         elapsed: search.started.elapsed(),
     }
+}
+
+/// Values every legal move of `state` under `options` (as [`solve_opening`] takes them): in
+/// rounds, each giving every move not yet exact one null-window test that halves its bracket,
+/// all sharing one memo, until every move is exact or a limit (over the whole call) stops them.
+/// Rounds keep one hard move from taking the time while the others wait.
+///
+/// Returns each move (mover-relative, as [`Position::moves`] numbers them) with proven bounds
+/// of the mover's future gain when it is played, the move's own gain included: exact unless a
+/// limit stopped the tests, then the bounds proven so far, which always hold the value.
+pub fn value_opening_moves<R: Solvable<Position = Position>>(
+    solver: &Solver<R>,
+    state: &OpeningState,
+    options: DakonOptions,
+    limits: &Limits,
+) -> Vec<MoveValue> {
+    let mut search = OpeningSearch::new(solver, options, limits, None);
+    let k = state.position.seeds_on_board() as i32;
+    let mut moves: Vec<MoveValue> = state.position.moves().as_slice().iter().map(|&mv| MoveValue { mv, lower: -k, upper: k }).collect();
+    while moves.iter().any(|m| m.lower < m.upper) {
+        for m in moves.iter_mut().filter(|m| m.lower < m.upper) {
+            // The same bisection over values of the seeds' parity as the root's.
+            let steps = (m.upper - m.lower) / 2;
+            let mid = m.lower + 2 * ((steps + 1) / 2);
+            match search.move_reaches(state, m.mv as usize, mid) {
+                Ok(true) => m.lower = mid,
+                Ok(false) => m.upper = mid - 2,
+                Err(Stopped) => return moves,
+            }
+        }
+    }
+    moves
 }
 
 /// Proven moves of opening states, for the extraction of a certificate: each answer is
@@ -254,6 +286,17 @@ impl<'a, R: Solvable<Position = Position>> OpeningSearch<'a, R> {
         Ok(None)
     }
 
+    /// Whether playing the mover's hole `r` in `state` gives the mover a future gain of at
+    /// least `bound`.
+    fn move_reaches(&mut self, state: &OpeningState, r: usize, bound: i32) -> Result<bool, Stopped> {
+        let step = self.step(state, r, bound);
+        match step.settled {
+            Some(settled) => Ok(settled),
+            None if step.same_mover => self.at_least(&step.next, step.bound),
+            None => Ok(!self.at_least(&step.next, step.bound)?),
+        }
+    }
+
     /// The mover's hole `r` played in `state`, and what reaching `bound` asks of the state after
     /// it, settled when the game ends, the bound lies outside what the seeds left allow, or the
     /// memo knows.
@@ -345,6 +388,12 @@ mod tests {
                 let rest = if next.position.is_over() { 0 } else { minimax(&next, options) };
                 let mover = state.position.mover();
                 assert_eq!(outcome.gain(mover) + if next.position.mover() == mover { rest } else { -rest }, exact);
+                for m in value_opening_moves(&solver, &state, options, &Limits::default()) {
+                    let (next, outcome) = state.play_with(m.mv as usize, options);
+                    let rest = if next.position.is_over() { 0 } else { minimax(&next, options) };
+                    let value = outcome.gain(mover) + if next.position.mover() == mover { rest } else { -rest };
+                    assert_eq!((m.lower, m.upper), (value, value), "{options} {n}x{s} move {}", m.mv);
+                }
             }
         }
     }

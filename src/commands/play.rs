@@ -5,6 +5,7 @@ use dakon_solver::kalah;
 use dakon_solver::ruleset::Played;
 
 use crate::cli_error::CliError;
+use crate::first_turn_commands;
 use crate::position_arg::PositionArgs;
 
 /// Play moves in order from a position and print the position after each, with what
@@ -19,7 +20,8 @@ use crate::position_arg::PositionArgs;
   dakon play start 7 8                 hole 7 ends in the store, so player 0 plays hole 8 too
   dakon play start 13 --json           one JSON object per move
   dakon play '1,1,2,0,1/0,0,0,0,3 0/0 0' 9   a mikul capture
-  dakon play start --rules kalah --holes 6 --seeds 4 8 7   Kalah: an extra move, then another")]
+  dakon play start --rules kalah --holes 6 --seeds 4 8 7   Kalah: an extra move, then another
+  dakon play start 13 --rules dakon:no-first-turn-capture   no nembak in a first turn")]
 pub struct Args {
     #[command(flatten)]
     position: PositionArgs,
@@ -32,23 +34,40 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
+    let refused = |i: usize, hole: usize, position: &dyn std::fmt::Display, e: dakon::MoveError| {
+        CliError::Input(format!("move {} (hole {hole}) in position '{position}': {e}", i + 1))
+    };
+    if let Some(options) = first_turn_commands::opening_options(args.position.rules.rules) {
+        let mut state = first_turn_commands::opening_state(&args.position)?;
+        for (i, &hole) in args.moves.iter().enumerate() {
+            let (next, outcome) = state.play_hole_with(hole, options).map_err(|e| refused(i, hole, &state, e))?;
+            let mut json = json(hole, &next.position, &Played::Dakon(outcome));
+            json["position"] = next.to_string().into();
+            show(args.json, hole, &next, json, &Played::Dakon(outcome));
+            state = next;
+        }
+        return Ok(());
+    }
     let (mut position, rules) = args.position.position_and_rules()?;
     for (i, &hole) in args.moves.iter().enumerate() {
-        let (next, played) = rules
-            .play_hole(&position, hole)
-            .map_err(|e| CliError::Input(format!("move {} (hole {hole}) in position '{position}': {e}", i + 1)))?;
-        if args.json {
-            println!("{}", json(hole, &next, &played));
-        } else {
-            let what = match &played {
-                Played::Dakon(outcome) => describe_dakon(outcome),
-                Played::Kalah(outcome) => describe_kalah(outcome),
-            };
-            println!("{hole}: {next}  ({what})");
-        }
+        let (next, played) = rules.play_hole(&position, hole).map_err(|e| refused(i, hole, &position, e))?;
+        show(args.json, hole, &next, json(hole, &next, &played), &played);
         position = next;
     }
     Ok(())
+}
+
+/// Prints one move: its JSON object, or the position reached (`next`) and what happened.
+fn show(as_json: bool, hole: usize, next: &dyn std::fmt::Display, json: serde_json::Value, played: &Played) {
+    if as_json {
+        println!("{json}");
+    } else {
+        let what = match played {
+            Played::Dakon(outcome) => describe_dakon(outcome),
+            Played::Kalah(outcome) => describe_kalah(outcome),
+        };
+        println!("{hole}: {next}  ({what})");
+    }
 }
 
 /// One move as `play --json` writes it (and the server's `/api/play` sends it): the hole, the

@@ -6,6 +6,7 @@ mod cache;
 mod counters;
 mod flights;
 mod listen;
+mod opening_analysis;
 mod page;
 mod page_tables;
 mod parse_errors;
@@ -140,7 +141,7 @@ fn page_tables_plan(args: &Args, holes: usize) -> (crate::tables_arg::ProbeArgs,
         return (probe, args.build_tables);
     }
     let here = probe.tables.dir();
-    let here_holds_them = dakon_solver::ruleset::RuleSet::new(args.rules.rules, holes)
+    let here_holds_them = dakon_solver::ruleset::RuleSet::new(RuleSet(args.rules.rules).board().0, holes)
         .is_ok_and(|rules| dakon_solver::tables::tier_path(&rules, &here, 0).is_file() && writable(&here));
     let xdg = std::env::var_os("XDG_DATA_HOME").map(std::path::PathBuf::from);
     let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
@@ -162,7 +163,6 @@ fn writable(dir: &std::path::Path) -> bool {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    args.rules.refuse_opening_rules()?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("serve")
@@ -187,7 +187,7 @@ async fn serve(args: Args) -> Result<(), CliError> {
     let build_stop = Arc::new(AtomicBool::new(false));
     let page_holes = page::default_board(args.rules.rules).0;
     let (page_probe, build_tables) = page_tables_plan(&args, page_holes);
-    let page_rules = dakon_solver::ruleset::RuleSet::new(args.rules.rules, page_holes).ok();
+    let page_rules = dakon_solver::ruleset::RuleSet::new(RuleSet(args.rules.rules).board().0, page_holes).ok();
     let has_tier_0 = page_rules.is_some_and(|rules| dakon_solver::tables::tier_path(&rules, &page_probe.tables.dir(), 0).is_file());
     let prepare = (!page_probe.no_tables && (build_tables.is_some() || has_tier_0)).then(|| TablesToPrepare {
         probe: page_probe.clone(),

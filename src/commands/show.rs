@@ -1,10 +1,11 @@
 //! `dakon show`: draw a position.
 
-use dakon_solver::dakon::{Player, Position};
+use dakon_solver::dakon::{OpeningState, Player, Position};
 use dakon_solver::rules::Rules;
 use dakon_solver::ruleset::{RuleSet, RulesName};
 
 use crate::cli_error::CliError;
+use crate::first_turn_commands;
 use crate::position_arg::PositionArgs;
 
 /// Draw a position as a board: hole numbers, seeds, stores and whose move it is.
@@ -13,7 +14,8 @@ use crate::position_arg::PositionArgs;
   dakon show start
   dakon show start --holes 5 --seeds 3
   dakon show '0,3,0,2,2/1,0,0,0,2 0/0 0'
-  dakon show '0,0,0,0,0,2/0,0,0,0,0,1 3/4 0' --rules kalah   (Kalah: a side is empty, the game is over)")]
+  dakon show '0,0,0,0,0,2/0,0,0,0,0,1 3/4 0' --rules kalah   (Kalah: a side is empty, the game is over)
+  dakon show start --rules dakon:no-first-turn-capture   both players still in their first turn")]
 pub struct Args {
     #[command(flatten)]
     position: PositionArgs,
@@ -23,6 +25,17 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
+    if first_turn_commands::opening_options(args.position.rules.rules).is_some() {
+        let state = first_turn_commands::opening_state(&args.position)?;
+        let rules = args.position.rules.after_opening_for_holes(state.position.holes())?;
+        if args.json {
+            println!("{}", state_json(&rules, &state, args.position.rules.rules));
+        } else {
+            print!("{}", draw(&rules, &state.position));
+            println!("{state} (rules {}: no capture in a first turn)", args.position.rules.rules);
+        }
+        return Ok(());
+    }
     let (position, rules) = args.position.position_and_rules()?;
     if args.json {
         println!("{}", json(&rules, &position));
@@ -49,6 +62,15 @@ pub fn json(rules: &RuleSet, position: &Position) -> serde_json::Value {
         "legal_moves": rules.legal_holes(position),
         "game_over": rules.is_over(position),
     })
+}
+
+/// [`json`] of an opening state under `name` (rules with `no-first-turn-capture`, played by
+/// `rules` once the opening is over): the position written with its `first:` field.
+pub fn state_json(rules: &RuleSet, state: &OpeningState, name: RulesName) -> serde_json::Value {
+    let mut json = json(rules, &state.position);
+    json["position"] = state.to_string().into();
+    json["rules"] = name.as_str().into();
+    json
 }
 
 /// The board as in the rules' picture: player 1's row on top, stores at the ends.

@@ -5,6 +5,7 @@ mod board;
 mod certificate;
 mod heatmap;
 mod number_list;
+mod opening_board;
 mod record;
 pub(crate) mod report;
 mod resume;
@@ -26,8 +27,9 @@ use self::number_list::NumberList;
 use crate::certificate_arg::CertificateOptions;
 use crate::cli_error::CliError;
 use crate::cluster::{self, Cluster};
+use crate::first_turn_commands;
 use crate::rules_arg::RulesArgs;
-use crate::search_args::{interrupt_flag, SearchArgs};
+use crate::search_args::{interrupt_flag, parse_seconds, SearchArgs};
 use crate::tables_arg::{ProbeArgs, TablesArgs};
 use dakon_solver::search::Limits;
 use dakon_solver::tier_layout::TierLayout;
@@ -47,6 +49,11 @@ use dakon_solver::tt_budget;
 /// With --certificates DIR each board's result also gets a proof certificate,
 /// DIR/dakon-NxS.dkc, that the independent checker (`dakon check`) confirms without trusting
 /// the solver.
+///
+/// Under `--rules dakon:no-first-turn-capture` (alone or with other options) each start has
+/// both first turns pending: it is solved by the opening search of `dakon solve` within
+/// --budget (no opening-turn proof, which would capture in a first turn), and its certificate
+/// goes through the opening (format version 2).
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
   dakon verify                                  boards 1..9 with n seeds per hole (a few minutes)
@@ -56,6 +63,8 @@ use dakon_solver::tt_budget;
   dakon verify --out results.md                 also write a Markdown report (and results.jsonl)
   dakon verify --certificates certs             a certificate per board: certs/dakon-7x7.dkc, ...
   dakon verify --rules kalah --holes 6 --seeds 1..4   Kalah(6,1) to Kalah(6,4)
+  dakon verify --rules dakon:no-first-turn-capture --holes 1..5 --budget 2 --certificates certs
+                                                no capture in either player's first turn
   dakon verify --holes 1..9 --seeds 1..14 --out atlas/atlas.md --svg atlas/atlas.svg
                                                 the whole atlas, as a table and a picture
   dakon verify --holes 1..9 --seeds 1..14 --out atlas/atlas.md --svg atlas/atlas.svg --resume
@@ -123,6 +132,12 @@ pub struct Args {
     certificate: Option<PathBuf>,
     #[command(flatten)]
     certificate_options: CertificateOptions,
+    /// The longest a board's certificate may take to write, in seconds: past it the board is
+    /// recorded without one (its certificate column `-`) and the run goes on. Certificates of
+    /// bounds through the opening of `no-first-turn-capture` can take minutes. [default: no
+    /// limit]
+    #[arg(long, value_name = "SECONDS", requires = "certificate", value_parser = parse_seconds)]
+    certificate_seconds: Option<f64>,
     /// Keep the boards already decided in the records of --out (a run stopped by Ctrl-C or a
     /// crash) and decide only the others.
     #[arg(long, requires = "out")]
@@ -134,7 +149,10 @@ pub struct Args {
 }
 
 pub fn run(args: Args, cluster: Option<&Cluster>) -> Result<(), CliError> {
-    args.rules.refuse_opening_rules()?;
+    if let Some(options) = first_turn_commands::opening_options(args.rules.rules) {
+        let unsupported = [("--opening-only", args.opening_only), ("--build-tables", args.build_tables)];
+        first_turn_commands::refuse_unsupported(options, &unsupported)?;
+    }
     let boards = boards(&args)?;
     if !(args.budget.is_finite() && args.budget >= 0.0) {
         return Err(CliError::Input(format!("--budget must be a number of seconds, 0 or more; found {}", args.budget)));
@@ -163,11 +181,7 @@ pub fn run(args: Args, cluster: Option<&Cluster>) -> Result<(), CliError> {
     let kept: Vec<Row> = earlier
         .iter()
         .filter(|row| resume::decided(row, budget))
-        .filter(|row| {
-            args.certificate
-                .as_ref()
-                .is_none_or(|dir| args.rules.for_holes(row.board.holes).is_ok_and(|rules| certificate::kept(row, dir, &rules)))
-        })
+        .filter(|row| args.certificate.as_ref().is_none_or(|dir| certificate::kept(row, dir)))
         .cloned()
         .collect();
     let progress = progress_bar(boards.len());
@@ -248,7 +262,7 @@ pub fn run(args: Args, cluster: Option<&Cluster>) -> Result<(), CliError> {
 fn verify_board(board: Board, args: &Args, config: &Config, limits: &Limits, progress: &ProgressBar) -> Result<Row, CliError> {
     let name = format!("{}x{}", board.holes, board.seeds);
     progress.set_message(name.clone());
-    let rules = args.rules.for_holes(board.holes)?;
+    let rules = args.rules.after_opening_for_holes(board.holes)?;
     if args.build_tables {
         progress.set_message(format!("{name}: building endgame tables"));
         build_tables_for(rules, board, &args.probe.tables, config.threads)?;
@@ -258,17 +272,38 @@ fn verify_board(board: Board, args: &Args, config: &Config, limits: &Limits, pro
     let tables = oracle.is_some();
     let config = Config { tt_bytes: tt_budget::capped(config.tt_bytes, board.holes, board.total()), ..config.clone() };
     let solver = (!args.opening_only).then(|| Solver::new(rules, config, oracle));
-    let observer = |p: &Progress| progress.set_message(format!("{name}: value in [{:+}, {:+}] after {} nodes", p.lower, p.upper, p.nodes));
-    let plan =
-        Plan { rules, turn_nodes: args.opening_nodes, search: solver.as_ref().map(|s| (s, limits)), tables, observer: Some(&observer) };
-    let mut row = board::verify(board, &plan);
+    let opening = first_turn_commands::opening_options(args.rules.rules);
+    let mut row = match (opening, &solver) {
+        (Some(options), Some(solver)) => opening_board::verify(board, options, solver, limits, tables),
+        _ => verify_board_start(board, args, rules, solver.as_ref(), limits, tables, progress),
+    };
     if let (Some(dir), Some(solver)) = (&args.certificate, &solver) {
         if !row.interrupted {
             progress.set_message(format!("{name}: writing the certificate"));
-            row.certificate = Some(certificate::certify(solver, &row, dir, &args.certificate_options));
+            row.certificate = certificate::certify(solver, &row, dir, &args.certificate_options, args.certificate_seconds);
+            if row.certificate.is_none() {
+                progress.suspend(|| eprintln!("{name}: no certificate: not written within --certificate-seconds"));
+            }
         }
     }
     Ok(row)
+}
+
+/// [`board::verify`] of `board`'s start under `rules` (no first-turn option): the opening-turn
+/// proof, then, with `solver`, the search, its bounds shown on the progress bar.
+fn verify_board_start(
+    board: Board,
+    args: &Args,
+    rules: RuleSet,
+    solver: Option<&Solver<RuleSet>>,
+    limits: &Limits,
+    tables: bool,
+    progress: &ProgressBar,
+) -> Row {
+    let name = format!("{}x{}", board.holes, board.seeds);
+    let observer = |p: &Progress| progress.set_message(format!("{name}: value in [{:+}, {:+}] after {} nodes", p.lower, p.upper, p.nodes));
+    let plan = Plan { rules, turn_nodes: args.opening_nodes, search: solver.map(|s| (s, limits)), tables, observer: Some(&observer) };
+    board::verify(board, &plan)
 }
 
 /// Appends `row` to the records file `path` and flushes it to disk, so that a crash keeps it.

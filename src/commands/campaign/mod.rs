@@ -6,7 +6,6 @@ mod aim;
 mod bounds;
 mod check;
 mod cpu_time;
-mod deadline;
 mod derive;
 mod driver;
 mod file;

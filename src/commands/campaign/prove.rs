@@ -14,13 +14,13 @@ use dakon_solver::search::{Limits, Solver};
 
 use super::bounds::{Bounds, Side};
 use super::cpu_time::process_cpu_seconds;
-use super::deadline;
 use super::record::{xxh3_hex, BoundRecord, CertificateRef, Record, StoppedRecord, Work};
 use super::tree::{line_name, Node};
 use crate::certificate_arg::CertificateOptions;
 use crate::certificate_writer::{write_certificate_until, Written};
 use crate::cli_error::CliError;
 use crate::commands::verify::report::{machine, utc_now};
+use crate::deadline;
 
 /// What every test of a run shares.
 pub struct Lab<'a> {

@@ -124,7 +124,7 @@ fn describe(rule_set: RuleSet, position: &Position, valued: &Valued, took: Durat
 
 /// Win, draw or loss for the player to move when the bounds prove it (an exact value, or both
 /// bounds on the same side of zero), else `None`.
-fn result(lower: i32, upper: i32) -> Option<&'static str> {
+pub fn result(lower: i32, upper: i32) -> Option<&'static str> {
     if lower == upper || lower > 0 || upper < 0 {
         Some(outcome(if lower > 0 { lower } else { upper }))
     } else {

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use dakon_solver::dakon::Position;
+use dakon_solver::dakon::{OpeningState, Position};
 
 use super::api_error::ApiError;
 use super::rule_set::RuleSet;
@@ -85,25 +85,40 @@ impl Params {
         Ok(rules)
     }
 
-    /// `position`: the notation, or `start` with `holes` (default 7) and `seeds` (default as
-    /// many as holes).
+    /// `position` under `rules`: the notation, or `start` with `holes` (default 7) and `seeds`
+    /// (default as many as holes). Under `no-first-turn-capture` the notation may end in the
+    /// field `first:...` (without it every first turn is over), and `start` has both first
+    /// turns pending; other rules refuse that field.
     ///
     /// # Errors
     /// [`ApiError::BadRequest`] with the notation parser's message (what is wrong and at which
     /// column), or saying why `holes` and `seeds` are wrong.
-    pub fn position(&self) -> Result<Position, ApiError> {
+    pub fn state(&self, rules: RuleSet) -> Result<OpeningState, ApiError> {
         let text = self.required("position")?;
         let holes = self.number("holes", "a whole number of holes per row")?;
         let seeds = self.number("seeds", "a whole number of seeds per hole")?;
+        let opening = rules.opening_options().is_some();
         if text != "start" {
             if let Some(name) = [("holes", holes), ("seeds", seeds)].into_iter().find_map(|(name, given)| given.map(|_| name)) {
                 return Err(ApiError::BadRequest(format!("parameter '{name}' applies only to position=start")));
             }
-            return parse_notation(text).map_err(|message| ApiError::BadRequest(cut_echo(&message, text)));
+            let parsed = if opening {
+                text.parse().map_err(|e| format!("invalid position '{text}': {e}"))
+            } else {
+                parse_notation(text).map(OpeningState::after_opening)
+            };
+            return parsed.map_err(|message| ApiError::BadRequest(cut_echo(&message, text)));
         }
         let holes = holes.unwrap_or(7);
         let seeds = seeds.unwrap_or(holes);
-        Position::start(holes as usize, seeds)
+        let start = |(holes, seeds)| {
+            if opening {
+                OpeningState::start(holes, seeds)
+            } else {
+                Position::start(holes, seeds).map(OpeningState::after_opening)
+            }
+        };
+        start((holes as usize, seeds))
             .map_err(|e| ApiError::BadRequest(format!("cannot set up the start of holes={holes}, seeds={seeds}: {e}")))
     }
 
@@ -174,6 +189,8 @@ mod tests {
     use std::time::Duration;
 
     use super::Params;
+    use crate::commands::serve::rule_set::RuleSet;
+    use dakon_solver::ruleset::RulesName;
 
     const ANALYSE: &[&str] = &["position", "time_limit", "rules", "holes", "seeds"];
 
@@ -183,10 +200,20 @@ mod tests {
 
     #[test]
     fn positions_are_decoded_from_the_query() {
-        let p = params("position=1%2C0%2F0%2C1+0%2F0+0").position().unwrap();
+        let dakon = RuleSet(RulesName::DAKON);
+        let p = params("position=1%2C0%2F0%2C1+0%2F0+0").state(dakon).unwrap();
         assert_eq!(p.to_string(), "1,0/0,1 0/0 0");
-        assert_eq!(params("position=start&holes=5&seeds=3").position().unwrap().to_string(), "3,3,3,3,3/3,3,3,3,3 0/0 0");
-        assert_eq!(params("position=start").position().unwrap().holes(), 7);
+        assert_eq!(params("position=start&holes=5&seeds=3").state(dakon).unwrap().to_string(), "3,3,3,3,3/3,3,3,3,3 0/0 0");
+        assert_eq!(params("position=start").state(dakon).unwrap().position.holes(), 7);
+        // Under the first-turn option a start has both first turns pending, and the notation
+        // may name them.
+        let first_turn = RuleSet::named("dakon:no-first-turn-capture").unwrap();
+        assert_eq!(params("position=start&holes=2&seeds=1").state(first_turn).unwrap().to_string(), "1,1/1,1 0/0 0 first:0,1");
+        let named = params("position=1,0/0,1+0/0+1+first:1").state(first_turn).unwrap();
+        assert_eq!(named.to_string(), "1,0/0,1 0/0 1 first:1");
+        assert!(!params("position=1,0/0,1+0/0+1").state(first_turn).unwrap().is_opening());
+        let refused = params("position=1,0/0,1+0/0+1+first:1").state(dakon).err().unwrap().message();
+        assert!(refused.contains("needs --rules dakon:no-first-turn-capture"), "{refused}");
     }
 
     #[test]
@@ -207,7 +234,7 @@ mod tests {
                 Ok(params) => params,
                 Err(e) => return e.message(),
             };
-            match params.position().and_then(|_| params.time_limit(Duration::from_secs(1))) {
+            match params.state(RuleSet(RulesName::DAKON)).and_then(|_| params.time_limit(Duration::from_secs(1))) {
                 Ok(_) => String::new(),
                 Err(e) => e.message(),
             }

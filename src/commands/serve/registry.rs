@@ -101,6 +101,7 @@ impl Registry {
         let boards: HashMap<Board, OnceCell<Arc<BoardSolver>>> = rules
             .family()
             .into_iter()
+            .map(RuleSet::board)
             .flat_map(|rules| (1..=MAX_HOLES).map(move |holes| (Board { rules, holes }, OnceCell::new())))
             .collect();
         Registry { rules, boards, total_bytes, probe, threads, width, page, page_tables: OnceLock::new() }
@@ -110,7 +111,7 @@ impl Registry {
     /// reports them from the first request on.
     pub fn prepare_page_tables(&self) -> Option<Arc<PageTables>> {
         let page = self.page.as_ref()?;
-        let rules = ruleset::RuleSet::new(self.rules.0, page.holes).ok()?;
+        let rules = ruleset::RuleSet::new(self.rules.board().0, page.holes).ok()?;
         let threads = self.threads;
         Some(self.page_tables.get_or_init(|| PageTables::prepare(rules, page, threads)).clone())
     }
@@ -144,7 +145,8 @@ impl Registry {
         self.boards.values().filter(|cell| cell.initialized()).count()
     }
 
-    /// The solver of `position`'s board under `rule_set`, made (and its tables loaded on a
+    /// The solver of `position`'s board under `rule_set` (after the opening: see
+    /// [`RuleSet::board`]), made (and its tables loaded on a
     /// blocking thread; the page's board's prepared on a thread of their own, answering as
     /// they get ready, so that no request waits for them) the first time it is asked for. A
     /// failure is not kept: the next request tries again.
@@ -152,12 +154,13 @@ impl Registry {
     /// # Errors
     /// [`ApiError::Failure`] if a table file is present but unreadable or damaged.
     pub async fn solver(&self, rule_set: RuleSet, position: &Position) -> Result<Arc<BoardSolver>, ApiError> {
-        let board = Board { rules: rule_set, holes: position.holes() };
+        // Under `no-first-turn-capture` the solver tests the leaves of the opening, past it.
+        let board = Board { rules: rule_set.board(), holes: position.holes() };
         let rules = rule_set.rules_for(position);
         let cell = self.boards.get(&board).ok_or_else(|| ApiError::BadRequest(format!("no board of {} holes per row", board.holes)))?;
         let config = Config { threads: self.threads, tt_bytes: table_bytes(self.total_bytes, board.holes) };
         let (probe, width) = (self.probe.clone(), self.width.clone());
-        let page = self.page.as_ref().is_some_and(|page| page.holes == board.holes && rule_set == self.rules);
+        let page = self.page.as_ref().is_some_and(|page| page.holes == board.holes && board.rules == self.rules.board());
         let prepared = if page { self.prepare_page_tables() } else { None };
         let made = cell
             .get_or_try_init(|| async move {

@@ -1,7 +1,8 @@
 //! The rule sets the server plays by: the one place that chooses rules (Dakon, Kalah and
-//! Kalah with empty capture, on the same board and notation).
+//! Kalah with empty capture, on the same board and notation). Under `no-first-turn-capture` a
+//! position is an [`OpeningState`]: the board and the players still in their first turn.
 
-use dakon_solver::dakon::{MoveError, Position};
+use dakon_solver::dakon::{DakonOptions, MoveError, OpeningState, Position};
 use dakon_solver::ruleset::{self, Played, RulesName};
 
 /// A rule set a request may name with `rules=`.
@@ -19,34 +20,70 @@ impl RuleSet {
     /// # Errors
     /// A message naming the rule sets and options this server knows.
     pub fn named(name: &str) -> Result<RuleSet, String> {
-        let rules: RulesName = name.parse().map_err(|e: ruleset::UnknownRules| e.to_string())?;
-        if rules.needs_opening_state() {
-            return Err(format!("rules '{rules}': no-first-turn-capture is not served yet (`dakon solve` and `dakon best` play it)"));
-        }
-        Ok(RuleSet(rules))
+        name.parse().map(RuleSet).map_err(|e: ruleset::UnknownRules| e.to_string())
     }
 
     /// Every rule set a server of these rules plays: Dakon's server plays each Dakon variant
-    /// (a request or the new-game form names it), Kalah's its own rule set alone.
+    /// of the move, and the first-turn option alone and with `traditional` (a request or the
+    /// new-game form names it), Kalah's its own rule set alone.
     pub fn family(self) -> Vec<RuleSet> {
         match self.0 {
-            RulesName::Dakon(_) => RulesName::EVERY.into_iter().filter(|name| name.is_dakon()).map(RuleSet).collect(),
+            RulesName::Dakon(_) => {
+                let first_turn = [DakonOptions::NONE, DakonOptions::TRADITIONAL]
+                    .map(|options| RulesName::Dakon(options.with(DakonOptions::NO_FIRST_TURN_CAPTURE)));
+                RulesName::EVERY.into_iter().filter(|name| name.is_dakon()).chain(first_turn).map(RuleSet).collect()
+            }
             _ => vec![self],
         }
     }
 
-    /// The rules of `position`'s board, as the solver and the command-line program see them.
-    pub fn rules_for(self, position: &Position) -> ruleset::RuleSet {
-        ruleset::RuleSet::of(self.0, position)
+    /// The options of these rules when they include `no-first-turn-capture`.
+    pub fn opening_options(self) -> Option<DakonOptions> {
+        match self.0 {
+            RulesName::Dakon(options) if options.contains(DakonOptions::NO_FIRST_TURN_CAPTURE) => Some(options),
+            _ => None,
+        }
     }
 
-    /// Plays the hole numbered `hole` in the notation.
+    /// The rules once both first turns are over (these rules, without `no-first-turn-capture`):
+    /// what the solvers, their endgame tables and the results database play by.
+    pub fn board(self) -> RuleSet {
+        match self.0 {
+            RulesName::Dakon(options) => RuleSet(RulesName::Dakon(options.board_rules())),
+            _ => self,
+        }
+    }
+
+    /// The rules a search of `state` plays by: these, or [`RuleSet::board`] once the opening
+    /// is over, where the option changes nothing (so such a position shares their answers).
+    pub fn searched_for(self, state: &OpeningState) -> RuleSet {
+        if state.is_opening() {
+            self
+        } else {
+            self.board()
+        }
+    }
+
+    /// The rules of `position`'s board after the opening, as the solver and the command-line
+    /// program see them.
+    pub fn rules_for(self, position: &Position) -> ruleset::RuleSet {
+        ruleset::RuleSet::of(self.board().0, position)
+    }
+
+    /// Plays the hole numbered `hole` in the notation (under `no-first-turn-capture`, capturing
+    /// nothing in the mover's first turn).
     ///
     /// # Errors
     /// [`MoveError`] if the hole does not exist, is not the mover's, is empty, or the game is
     /// over.
-    pub fn play(self, position: &Position, hole: usize) -> Result<(Position, Played), MoveError> {
-        self.rules_for(position).play_hole(position, hole)
+    pub fn play(self, state: &OpeningState, hole: usize) -> Result<(OpeningState, Played), MoveError> {
+        match self.opening_options() {
+            Some(options) => state.play_hole_with(hole, options).map(|(next, outcome)| (next, Played::Dakon(outcome))),
+            None => {
+                let (next, played) = self.rules_for(&state.position).play_hole(&state.position, hole)?;
+                Ok((OpeningState::after_opening(next), played))
+            }
+        }
     }
 }
 
@@ -63,9 +100,12 @@ mod tests {
             .unwrap_err()
             .starts_with("unknown rules 'oware': expected one of dakon, kalah, kalah-empty-capture"));
         assert_eq!(RuleSet::named("dakon:skip-origin,no-mikul").map(RuleSet::name), Ok("dakon:no-mikul,skip-origin"));
-        assert_eq!(RuleSet(RulesName::DAKON).family().len(), 8);
+        assert_eq!(RuleSet(RulesName::DAKON).family().len(), 10);
         assert_eq!(RuleSet(RulesName::Kalah).family(), vec![RuleSet(RulesName::Kalah)]);
         assert!(RuleSet::named("dakon:no-mikul,no-mikul").unwrap_err().contains("'no-mikul' is given twice"));
-        assert!(RuleSet::named("dakon:no-first-turn-capture").unwrap_err().contains("no-first-turn-capture is not served yet"));
+        let first_turn = RuleSet::named("dakon:traditional,no-first-turn-capture").unwrap();
+        assert_eq!(first_turn.name(), "dakon:no-first-turn-capture,traditional");
+        assert!(RuleSet(RulesName::DAKON).family().contains(&first_turn));
+        assert_eq!(first_turn.board().name(), "dakon:traditional");
     }
 }

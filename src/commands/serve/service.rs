@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use dakon_solver::dakon::Position;
+use dakon_solver::dakon::{OpeningState, Position};
 use dakon_solver::search::Limits;
 use tokio_util::sync::CancellationToken;
 
@@ -15,6 +15,7 @@ use super::api_error::ApiError;
 use super::cache::AnswerCache;
 use super::counters::Counters;
 use super::flights::{Flights, Joined, Work};
+use super::opening_analysis::analyse_opening;
 use super::pool::SearchPool;
 use super::query::{Params, TimeLimit};
 use super::registry::Registry;
@@ -32,8 +33,8 @@ pub const SHOW_PARAMETERS: &[&str] = &["position", "rules", "holes", "seeds"];
 /// The parameters `/api/record` takes.
 pub const RECORD_PARAMETERS: &[&str] = &["record"];
 
-/// Identical analyses: same rules, same position, same time limit.
-type SearchKey = (RuleSet, Position, Duration);
+/// Identical analyses: same rules, same position (and first turns), same time limit.
+type SearchKey = (RuleSet, OpeningState, Duration);
 type Answer = Result<Arc<Analysis>, ApiError>;
 
 /// The server's state, shared by every request.
@@ -41,7 +42,7 @@ pub struct Service {
     pub registry: Registry,
     pub pool: SearchPool,
     flights: Flights<SearchKey, Answer>,
-    cache: AnswerCache<(RuleSet, Position), Arc<Analysis>>,
+    cache: AnswerCache<(RuleSet, OpeningState), Arc<Analysis>>,
     counters: Counters,
     /// The longest search allowed.
     pub time_cap: Duration,
@@ -84,20 +85,21 @@ impl Service {
     /// queue are full, [`ApiError::Failure`] if the endgame tables cannot be read.
     pub async fn analyse(self: &Arc<Self>, query: Option<&str>) -> Result<serde_json::Value, ApiError> {
         let params = Params::parse(query, ANALYSE_PARAMETERS)?;
-        let rules = params.rules(self.registry.rules())?;
-        let position = params.position()?;
+        let requested = params.rules(self.registry.rules())?;
+        let state = params.state(requested)?;
+        let rules = requested.searched_for(&state);
         let limit = params.time_limit(self.time_cap)?;
-        if let Some(analysis) = self.cache.get(&(rules, position)) {
+        if let Some(analysis) = self.cache.get(&(rules, state)) {
             Counters::count(&self.counters.cached);
-            return Ok(respond(&analysis, &limit, true));
+            return Ok(respond(&analysis, &limit, true, requested));
         }
-        if let Some(analysis) = self.stored_analysis(rules, &position) {
+        if let Some(analysis) = self.stored_analysis(rules, &state) {
             Counters::count(&self.counters.from_database);
             let analysis = Arc::new(analysis);
-            self.cache.put((rules, position), analysis.clone());
-            return Ok(respond(&analysis, &limit, false));
+            self.cache.put((rules, state), analysis.clone());
+            return Ok(respond(&analysis, &limit, false, requested));
         }
-        let key = (rules, position, limit.used);
+        let key = (rules, state, limit.used);
         let flight = match self.flights.join(&key, &self.shutdown) {
             Joined::Started { flight, work } => {
                 tokio::spawn(self.clone().search(key, work));
@@ -113,15 +115,16 @@ impl Service {
             Counters::count(&self.counters.refused);
         }
         let analysis = answer?;
-        Ok(respond(&analysis, &limit, false))
+        Ok(respond(&analysis, &limit, false, requested))
     }
 
-    /// The whole analysis of `position`, if the database holds it (every value exact).
-    fn stored_analysis(&self, rules: RuleSet, position: &Position) -> Option<Analysis> {
-        let db = self.db.as_ref()?;
+    /// The whole analysis of `state`, if the database holds it (every value exact; the
+    /// database holds no state of the opening under `no-first-turn-capture`).
+    fn stored_analysis(&self, rules: RuleSet, state: &OpeningState) -> Option<Analysis> {
+        let db = self.db.as_ref().filter(|_| rules.opening_options().is_none())?;
         let started = Instant::now();
-        let prior = self.prior(db, rules, position);
-        prior.is_complete().then(|| from_database(rules, position, &prior, started))
+        let prior = self.prior(db, rules, &state.position);
+        prior.is_complete().then(|| from_database(rules, &state.position, &prior, started))
     }
 
     /// What the database holds about `position` and its moves (nothing if it cannot be read:
@@ -166,8 +169,8 @@ impl Service {
 
     /// Waits for the board's solver and a slot, then searches on a blocking thread, raising
     /// the search's stop flag if `cancelled` fires first.
-    async fn run_search(self: &Arc<Self>, (rules, position, time): SearchKey, cancelled: &CancellationToken) -> Answer {
-        let ready = async { Ok::<_, ApiError>((self.registry.solver(rules, &position).await?, self.pool.acquire().await?)) };
+    async fn run_search(self: &Arc<Self>, (rules, state, time): SearchKey, cancelled: &CancellationToken) -> Answer {
+        let ready = async { Ok::<_, ApiError>((self.registry.solver(rules, &state.position).await?, self.pool.acquire().await?)) };
         let (board, slot) = tokio::select! {
             ready = ready => ready?,
             () = cancelled.cancelled() => return Err(ApiError::ShuttingDown),
@@ -179,6 +182,11 @@ impl Service {
         let mut search = tokio::task::spawn_blocking(move || {
             // The slot is free again when the search thread is done, not before.
             let _slot = slot;
+            if let Some(options) = rules.opening_options() {
+                // The database's rows are positions without first turns: nothing to start from or keep.
+                return analyse_opening(rules, options, &board, &state, &limits);
+            }
+            let position = state.position;
             let prior = service.db.as_ref().map(|db| service.prior(db, rules, &position)).unwrap_or_default();
             let analysis = analyse(rules, &board, &position, &limits, &prior);
             // Kept before it is answered: an answer given is in the database.
@@ -203,13 +211,14 @@ impl Service {
     pub fn play(&self, query: Option<&str>) -> Result<serde_json::Value, ApiError> {
         let params = Params::parse(query, PLAY_PARAMETERS)?;
         let rules = params.rules(self.registry.rules())?;
-        let position = params.position()?;
+        let state = params.state(rules)?;
         let hole = params.hole()?;
         let (next, outcome) =
-            rules.play(&position, hole).map_err(|e| ApiError::BadRequest(format!("hole {hole} in position '{position}': {e}")))?;
-        let mut json = play::json(hole, &next, &outcome);
+            rules.play(&state, hole).map_err(|e| ApiError::BadRequest(format!("hole {hole} in position '{state}': {e}")))?;
+        let mut json = play::json(hole, &next.position, &outcome);
+        json["position"] = next.to_string().into();
         json["rules"] = rules.name().into();
-        json["from"] = position.to_string().into();
+        json["from"] = state.to_string().into();
         json["board"] = board(rules, &next);
         Ok(json)
     }
@@ -221,7 +230,8 @@ impl Service {
     /// [`ApiError::BadRequest`] for bad parameters.
     pub fn show(&self, query: Option<&str>) -> Result<serde_json::Value, ApiError> {
         let params = Params::parse(query, SHOW_PARAMETERS)?;
-        Ok(board(params.rules(self.registry.rules())?, &params.position()?))
+        let rules = params.rules(self.registry.rules())?;
+        Ok(board(rules, &params.state(rules)?))
     }
 
     /// Answers `/api/record`: a game record (`docs/game-records.md`) read, every move checked:
@@ -274,14 +284,16 @@ impl Service {
     }
 }
 
-/// A position as `show --json` draws it, with its rules.
-fn board(rules: RuleSet, position: &Position) -> serde_json::Value {
-    show::json(&rules.rules_for(position), position)
+/// A position as `show --json` draws it, with its first turns and its rules.
+fn board(rules: RuleSet, state: &OpeningState) -> serde_json::Value {
+    show::state_json(&rules.rules_for(&state.position), state, rules.0)
 }
 
-/// The analysis with what this request adds: its time limit and whether it came from the cache.
-fn respond(analysis: &Analysis, limit: &TimeLimit, cached: bool) -> serde_json::Value {
+/// The analysis with what this request adds: its time limit, whether it came from the cache,
+/// and the rules it named (a position past the opening is searched by the rules after it).
+fn respond(analysis: &Analysis, limit: &TimeLimit, cached: bool, rules: RuleSet) -> serde_json::Value {
     let mut json = analysis.json.clone();
+    json["rules"] = rules.name().into();
     if let (Some(json), serde_json::Value::Object(limit)) = (json.as_object_mut(), limit.json()) {
         json.extend(limit);
         json.insert("cached".to_string(), cached.into());

@@ -234,7 +234,7 @@ pub fn verify(board: Board, plan: &Plan) -> Row {
 }
 
 /// `limits` with the time already spent on the board taken off its time budget.
-fn remaining(limits: &Limits, started: Instant) -> Limits {
+pub fn remaining(limits: &Limits, started: Instant) -> Limits {
     Limits { time: limits.time.map(|t| t.saturating_sub(started.elapsed()).max(Duration::from_millis(1))), ..limits.clone() }
 }
 

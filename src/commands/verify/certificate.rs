@@ -1,22 +1,27 @@
 //! `verify --certificates DIR`: a certificate of each board's result, one file per board.
 
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use dakon_solver::certificate::Claim;
-use dakon_solver::dakon::Position;
-use dakon_solver::rules::Rules;
-use dakon_solver::ruleset::RuleSet;
+use dakon_solver::dakon::{OpeningState, Position};
+use dakon_solver::ruleset::{RuleSet, RulesName};
 use dakon_solver::search::Solver;
 
 use super::board::{Board, Row};
 use crate::certificate_arg::CertificateOptions;
-use crate::certificate_writer::{write_certificate, Written};
+use crate::certificate_writer::{write_certificate_until, write_opening_certificate, Written};
 use crate::cli_error::CliError;
+use crate::deadline;
+use crate::first_turn_commands;
 use crate::line::rules_line;
+use crate::search_args::interrupt_flag;
 
 /// The file of a board's certificate: rules, holes and seeds per hole, e.g. `dakon-7x7.dkc`.
-pub fn file_name(rules: &impl Rules, board: Board) -> String {
-    format!("{}-{}x{}.dkc", rules.name(), board.holes, board.seeds)
+pub fn file_name(rules: RulesName, board: Board) -> String {
+    format!("{}-{}x{}.dkc", rules, board.holes, board.seeds)
 }
 
 /// Creates the certificates directory if needed, before any board is searched.
@@ -29,14 +34,36 @@ pub fn prepare(dir: &Path) -> Result<(), CliError> {
 
 /// Writes the certificate of `row`'s bounds into `dir`, with `solver` whose table holds the
 /// board's proof (and the opening-turn proof's turn, which proves the lower bound on its own
-/// when the row's lower bound is its); a failure is kept as its message, for the row to show.
-pub fn certify(solver: &Solver<RuleSet>, row: &Row, dir: &Path, options: &CertificateOptions) -> Result<Written, String> {
+/// when the row's lower bound is its), within `seconds` when given; a failure is kept as its
+/// message, for the row to show. `None` when the time ran out first (nothing is written).
+pub fn certify(
+    solver: &Solver<RuleSet>,
+    row: &Row,
+    dir: &Path,
+    options: &CertificateOptions,
+    seconds: Option<f64>,
+) -> Option<Result<Written, String>> {
     let start = Position::start(row.board.holes, row.board.seeds).expect("board sizes are checked before");
     // The start has empty stores: the row's bounds are final differences already.
     let claim = Claim { lower: row.lower, upper: row.upper };
-    let path = dir.join(file_name(solver.rules(), row.board));
-    let turn = row.turn_proof.turn.as_ref().map_or_else(Vec::new, |t| rules_line(solver.rules(), &start, &t.holes));
-    write_certificate(solver, &start, claim, &turn, options, &path).map_err(|e| e.to_string())
+    let path = dir.join(file_name(row.rules, row.board));
+    let write = |stop: Arc<AtomicBool>| match first_turn_commands::opening_options(row.rules) {
+        // Through the opening (format version 2), as `solve --certificate` writes it.
+        Some(rules) => {
+            let start = OpeningState::start(row.board.holes, row.board.seeds).expect("board sizes are checked before");
+            write_opening_certificate(solver, &start, rules, claim, options, &path, stop)
+        }
+        None => {
+            let turn = row.turn_proof.turn.as_ref().map_or_else(Vec::new, |t| rules_line(solver.rules(), &start, &t.holes));
+            write_certificate_until(solver, &start, claim, &turn, options, &path, stop)
+        }
+    };
+    let interrupt = interrupt_flag();
+    let Some(seconds) = seconds else { return Some(write(interrupt).map_err(|e| e.to_string())) };
+    let written = deadline::until(Instant::now() + Duration::from_secs_f64(seconds), &interrupt, write);
+    // Out of time (not Ctrl-C): the board goes without a certificate, and the run goes on.
+    let timed_out = written.is_err() && !interrupt.load(Ordering::SeqCst);
+    (!timed_out).then(|| written.map_err(|e| e.to_string()))
 }
 
 /// What went wrong with a row's certificate, if anything: not written, or refused by the
@@ -66,9 +93,9 @@ pub fn cell(row: &Row) -> String {
 /// same file in `dir`, for the same bounds, the checker did not refuse it, and the file is
 /// still there with the size recorded. Any other board is searched again, since writing its
 /// certificate needs the search's table.
-pub fn kept(row: &Row, dir: &Path, rules: &RuleSet) -> bool {
+pub fn kept(row: &Row, dir: &Path) -> bool {
     let Some(Ok(written)) = &row.certificate else { return false };
-    let path = dir.join(file_name(rules, row.board));
+    let path = dir.join(file_name(row.rules, row.board));
     written.path == path
         && written.claim == Claim { lower: row.lower, upper: row.upper }
         && written.accepted().is_ok()
