@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Builds the variant atlas: `dakon verify` over 1..9 holes x 1..14 seeds under each single
-Dakon option and the traditional combination, with certificates, then the picture comparing
-them with the default atlas (atlas/atlas.jsonl) and the report atlas/variants/README.md.
+Dakon option and the traditional combination, with and without the first-turn option, with
+certificates, then the picture comparing them with the default atlas (atlas/atlas.jsonl) and
+the report atlas/variants/README.md.
 
 Usage (from the repository root, after `cargo build --release`):
 
@@ -10,8 +11,13 @@ Usage (from the repository root, after `cargo build --release`):
     python3 scripts/variant_atlas.py --variants no-mikul --budget 60
 
 Each variant's verify run writes atlas/variants/<variant>/atlas.{md,jsonl,svg} and its
-certificates under atlas/variants/<variant>/certificates/; the wall time of each run is kept in
-atlas/variants/build-times.json for the report.
+certificates under atlas/variants/<variant>/certificates/; the rules, budget and wall time of
+each run are kept in atlas/variants/build-times.json for the report.
+
+The variants with `no-first-turn-capture` are solved from the start by the opening search,
+which stays exhaustive over every first turn: they get a budget of their own
+(--opening-budget, one thread, a 512 MiB table), and a board whose certificate takes longer
+than --certificate-seconds to write keeps its proven value or bounds without one.
 """
 
 import argparse
@@ -22,22 +28,30 @@ import subprocess
 import sys
 import time
 
-VARIANTS = ["nembak-lander", "no-mikul", "skip-origin", "traditional"]
+# Directory under atlas/variants -> rules name.
+VARIANTS = {
+    "nembak-lander": "dakon:nembak-lander",
+    "no-mikul": "dakon:no-mikul",
+    "skip-origin": "dakon:skip-origin",
+    "traditional": "dakon:traditional",
+    "first-turn": "dakon:no-first-turn-capture",
+    "first-turn-traditional": "dakon:no-first-turn-capture,traditional",
+}
 HOLES = range(1, 10)
 SEEDS = range(1, 15)
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "atlas", "variants")
 
 
-def build(dakon, variant, budget, threads, rules=None, extra=()):
-    """Runs one variant's verify into atlas/variants/<variant>/ (its rules `dakon:<variant>`
-    unless `rules` names them, `extra` more options); returns its wall time in seconds."""
+def build(dakon, variant, budget, threads, extra=()):
+    """Runs one variant's verify into atlas/variants/<variant>/ (`extra`: more options);
+    returns its wall time in seconds."""
     # Relative to the repository (the run's directory), so the records name their files
     # wherever the repository is cloned.
     directory = os.path.relpath(os.path.join(OUT, variant), ROOT)
     os.makedirs(os.path.join(ROOT, directory), exist_ok=True)
     command = [
-        dakon, "verify", "--rules", rules or f"dakon:{variant}", "--holes", "1..9", "--seeds", "1..14",
+        dakon, "verify", "--rules", VARIANTS[variant], "--holes", "1..9", "--seeds", "1..14",
         "--budget", str(budget), "--threads", str(threads), "--no-tables",
         "--out", os.path.join(directory, "atlas.md"), "--svg", os.path.join(directory, "atlas.svg"),
         "--certificates", os.path.join(directory, "certificates"), *extra,
@@ -66,7 +80,7 @@ def shown(record):
 
 
 def verdict(record):
-    """win, draw, loss, or None while the bounds straddle more than one."""
+    """win, draw, loss, or None while the bounds leave more than one open."""
     lower, upper = record["lower"], record["upper"]
     if lower > 0:
         return "win"
@@ -89,24 +103,31 @@ def colour(difference, scale):
     return f"#{r:02x}{g:02x}{b:02x}"
 
 
+def changes_winner(record, base):
+    """Whether a board's winner differs from the default's, both decided by their bounds."""
+    ours, theirs = verdict(record), verdict(base)
+    return ours is not None and theirs is not None and ours != theirs
+
+
 def picture(default, variants):
     """Small multiples: one grid per variant, each cell the variant's value, coloured by its
     difference from the default; a thick outline where the first player's verdict changes."""
     cell_w, cell_h, gap, left, top = 34, 22, 40, 40, 70
     panel_w, panel_h = cell_w * len(SEEDS), cell_h * len(HOLES)
+    rows = (len(variants) + 1) // 2
     width = left + 2 * panel_w + gap + 20
-    height = top + 2 * (panel_h + 50) + 40
+    height = top + rows * (panel_h + 50) + 40
     # Most differences are a few seeds and a few are hundreds: colour saturates at 40 seeds so
     # that the small ones still show.
     scale = 40
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif">',
            f'<rect width="{width}" height="{height}" fill="white"/>',
            '<text x="20" y="26" font-size="18" font-weight="bold">Dakon\'s variants: the first player\'s value on each board, against the default rules</text>',
-           f'<text x="20" y="48" font-size="12">Cell: the variant\'s value (first player − second). Colour: variant − default (blue: better for the first player, red: worse; full colour from ±{scale}). Thick outline: the winner changes.</text>']
+           f'<text x="20" y="48" font-size="12">Cell: the variant\'s value (first player − second), or its proven bounds. Colour: variant − default (blue: better for the first player, red: worse; full colour from ±{scale}; grey: bounds only). Thick outline: the winner changes.</text>']
     for i, (name, table) in enumerate(variants.items()):
         x0 = left + (i % 2) * (panel_w + gap)
         y0 = top + (i // 2) * (panel_h + 50) + 20
-        out.append(f'<text x="{x0}" y="{y0 - 8}" font-size="14" font-weight="bold">dakon:{name}</text>')
+        out.append(f'<text x="{x0}" y="{y0 - 8}" font-size="14" font-weight="bold">{VARIANTS[name]}</text>')
         for s in SEEDS:
             out.append(f'<text x="{x0 + (s - 1) * cell_w + cell_w / 2}" y="{y0 + panel_h + 14}" font-size="9" text-anchor="middle">{s}</text>')
         for n in HOLES:
@@ -116,53 +137,61 @@ def picture(default, variants):
                 x = x0 + (s - 1) * cell_w
                 record, base = table.get((n, s)), default.get((n, s))
                 difference = record["value"] - base["value"] if record and base and record["exact"] and base["exact"] else None
-                changed = record and base and verdict(record) != verdict(base)
+                changed = record and base and changes_winner(record, base)
                 stroke = 'stroke="black" stroke-width="2.5"' if changed else 'stroke="#999" stroke-width="0.5"'
                 out.append(f'<rect x="{x}" y="{y}" width="{cell_w}" height="{cell_h}" fill="{colour(difference, scale)}" {stroke}/>')
                 label = shown(record) if record else "?"
-                size = 9 if len(label) <= 4 else 6
+                size = 9 if len(label) <= 4 else 6 if len(label) <= 7 else 5
                 out.append(f'<text x="{x + cell_w / 2}" y="{y + cell_h / 2 + 3}" font-size="{size}" text-anchor="middle">{label}</text>')
         out.append(f'<text x="{x0 + panel_w / 2}" y="{y0 + panel_h + 28}" font-size="10" text-anchor="middle">seeds per hole (rows: holes per row)</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
-def report(default, variants, times, budget, threads):
+def report(default, variants, times, command):
     lines = ["# Dakon's variants: does the first player's win survive every reading of the rules?", ""]
     lines += ["Each variant (`docs/rules.md`, \"Dakon's variants\") solved over 1..9 holes × 1..14 seeds per hole",
-              "with the first player to move, as the default atlas (`atlas/atlas.md`) is, every board with a",
-              "certificate that `dakon check` confirms. Values are final store differences, first player minus",
-              "second; `lower..upper` where only bounds were proven.", ""]
+              "with the first player to move, as the default atlas (`atlas/atlas.md`) is. Values are final store",
+              "differences, first player minus second; `lower..upper` where the time budget stopped the search",
+              "with only bounds proven. Every value and every bound with a certificate is confirmed by `dakon check`.", ""]
     lines += ["![values per variant, coloured by the difference from the default](compare.svg)", ""]
     lines += ["## Build", "",
               "One command builds the whole set (release binary; it runs each variant's `dakon verify` in turn and",
               "then writes `compare.svg` and this page):", "",
-              "```", f"python3 scripts/variant_atlas.py --budget {budget} --threads {threads}", "```", "",
-              "| variant | wall time (s) | boards exact | boards with bounds only |", "|---|---:|---:|---:|"]
+              "```", command, "```", "",
+              "| variant | budget a board | threads | wall time | boards exact | boards with bounds only | certificates |",
+              "|---|---:|---:|---:|---:|---:|---:|"]
     total = 0.0
     for name, table in variants.items():
-        seconds = times.get(name)
-        total += seconds or 0.0
+        run = times.get(name)
         exact = sum(1 for r in table.values() if r["exact"])
-        lines.append(f"| `dakon:{name}` | {seconds:.0f} | {exact} | {len(table) - exact} |" if seconds is not None
-                     else f"| `dakon:{name}` | not recorded | {exact} | {len(table) - exact} |")
-    lines += ["", f"Total: {total:.0f} s on {platform.machine()} ({os.cpu_count()} cores), under the load other engineers' builds",
-              "put on the machine when it was run (see the commit message for `uptime`): a measurement under load, not",
-              "a verdict on speed.", ""]
+        certified = sum(1 for r in table.values() if r.get("certificate"))
+        if run:
+            total += run["seconds"]
+            timing = f"{run['budget']} s | {run['threads']} | {run['seconds']:.0f} s"
+        else:
+            timing = "| | not recorded"
+        lines.append(f"| `{VARIANTS[name]}` | {timing} | {exact} | {len(table) - exact} | {certified} |")
+    lines += ["", f"Total: {total:.0f} s on {platform.machine()} ({os.cpu_count()} cores), measured on a machine shared with",
+              "other builds: the hosts and loads are in `docs/benchmarks/variant-atlas.md`.", ""]
     lines += ["## Which boards change winner", "",
-              "A board changes winner when the first player's result (win, draw or loss) differs from the default's.", ""]
+              "A board changes winner when the first player's result (win, draw or loss) differs from the default's;",
+              "a board whose bounds leave the result open is counted apart, as undecided.", ""]
     for name, table in variants.items():
-        changed = []
+        changed, undecided = [], 0
         for n in HOLES:
             for s in SEEDS:
                 record, base = table.get((n, s)), default.get((n, s))
-                if record and base and verdict(record) != verdict(base):
+                if record and base and changes_winner(record, base):
                     changed.append(f"{n}×{s} ({shown(base)} → {shown(record)})")
+                elif record and verdict(record) is None:
+                    undecided += 1
         same = sum(1 for b in table if table[b]["exact"] and default[b]["exact"] and table[b]["value"] == default[b]["value"])
-        lines.append(f"- `dakon:{name}`: {len(changed)} of {len(table)} boards change winner; {same} keep exactly the default's value." +
+        open_note = f"; {undecided} undecided" if undecided else ""
+        lines.append(f"- `{VARIANTS[name]}`: {len(changed)} of {len(table)} boards change winner{open_note}; {same} keep exactly the default's value." +
                      (" " + ", ".join(changed) + "." if changed else ""))
     lines += ["", "## The traditional claim: the first player wins on 5 to 9 holes with as many seeds as holes", "",
-              "| holes × seeds | dakon | " + " | ".join(f"dakon:{n}" for n in variants) + " |",
+              "| holes × seeds | dakon | " + " | ".join(VARIANTS[n] for n in variants) + " |",
               "|---|---:|" + "---:|" * len(variants)]
     fails = {name: [] for name in variants}
     missing = {name: [] for name in variants}
@@ -179,16 +208,16 @@ def report(default, variants, times, budget, threads):
     lines.append("")
     for name in variants:
         if fails[name]:
-            lines.append(f"- `dakon:{name}`: the claim fails on {', '.join(fails[name])}.")
+            lines.append(f"- `{VARIANTS[name]}`: the claim fails on {', '.join(fails[name])}.")
         elif missing[name]:
-            lines.append(f"- `dakon:{name}`: the claim holds where decided; {', '.join(missing[name])} not decided.")
+            lines.append(f"- `{VARIANTS[name]}`: the claim holds where decided; {', '.join(missing[name])} not decided.")
         else:
-            lines.append(f"- `dakon:{name}`: the claim holds on every board 5×5 to 9×9.")
-    seven = [f"`dakon:{name}` {shown(t[(7, 7)])}" for name, t in variants.items()]
+            lines.append(f"- `{VARIANTS[name]}`: the claim holds on every board 5×5 to 9×9.")
+    seven = [f"`{VARIANTS[name]}` {shown(t[(7, 7)])}" for name, t in variants.items()]
     lines += ["", "7 × 7 under each variant: " + ", ".join(seven) + f" (default {shown(default[(7, 7)])}).", ""]
     lines += ["## Values of every board", ""]
     for name, table in variants.items():
-        lines += [f"### `dakon:{name}`", "", "| holes \\ seeds | " + " | ".join(str(s) for s in SEEDS) + " |",
+        lines += [f"### `{VARIANTS[name]}`", "", "| holes \\ seeds | " + " | ".join(str(s) for s in SEEDS) + " |",
                   "|---:|" + "---:|" * len(SEEDS)]
         for n in HOLES:
             lines.append(f"| **{n}** | " + " | ".join(shown(table[(n, s)]) if (n, s) in table else "?" for s in SEEDS) + " |")
@@ -200,25 +229,40 @@ def report(default, variants, times, budget, threads):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--dakon", default=os.path.join(ROOT, "target", "release", "dakon"))
-    parser.add_argument("--variants", nargs="*", default=VARIANTS, choices=VARIANTS)
-    parser.add_argument("--budget", type=int, default=600, help="seconds of search per board")
+    parser.add_argument("--variants", nargs="*", default=list(VARIANTS), choices=list(VARIANTS))
+    parser.add_argument("--budget", type=int, default=300, help="seconds of search per board")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--opening-budget", type=int, default=2,
+                        help="seconds of search per board under no-first-turn-capture (one thread)")
+    parser.add_argument("--tt-mb", type=int, default=512, help="the opening search's table")
+    parser.add_argument("--certificate-seconds", type=float, default=120,
+                        help="under no-first-turn-capture, past this a board keeps its result without a certificate")
     parser.add_argument("--report-only", action="store_true")
     args = parser.parse_args()
     times_file = os.path.join(OUT, "build-times.json")
     times = json.load(open(times_file)) if os.path.exists(times_file) else {}
     if not args.report_only:
         for variant in args.variants:
-            times[variant] = build(args.dakon, variant, args.budget, args.threads)
+            if "no-first-turn-capture" in VARIANTS[variant]:
+                budget, threads = args.opening_budget, 1
+                extra = ["--tt-mb", str(args.tt_mb), "--certificate-seconds", str(args.certificate_seconds)]
+            else:
+                budget, threads, extra = args.budget, args.threads, []
+            seconds = build(args.dakon, variant, budget, threads, extra)
+            times[variant] = {"rules": VARIANTS[variant], "budget": budget, "threads": threads, "seconds": round(seconds, 1)}
             os.makedirs(OUT, exist_ok=True)
             with open(times_file, "w") as out:
                 json.dump(times, out, indent=1, sort_keys=True)
+                out.write("\n")
     default = records(os.path.join(ROOT, "atlas", "atlas.jsonl"))
     variants = {v: records(os.path.join(OUT, v, "atlas.jsonl")) for v in VARIANTS if os.path.exists(os.path.join(OUT, v, "atlas.jsonl"))}
+    command = "python3 scripts/variant_atlas.py" + "".join(
+        f" --{flag} {value}" for flag, value in
+        [("budget", args.budget), ("threads", args.threads), ("opening-budget", args.opening_budget)])
     with open(os.path.join(OUT, "compare.svg"), "w") as out:
         out.write(picture(default, variants))
     with open(os.path.join(OUT, "README.md"), "w") as out:
-        out.write(report(default, variants, times, args.budget, args.threads))
+        out.write(report(default, variants, times, command))
 
 
 if __name__ == "__main__":
