@@ -1,18 +1,20 @@
 //! `dakon solve` and `dakon best` under `no-first-turn-capture`: the opening state of the
 //! POSITION argument (`start`, or notation with an optional `first:` field) solved by
 //! [`dakon_solver::first_turn_search`], its leaves by a solver of the rules without the option;
-//! `solve --certificate` writes the proof through the opening (format version 2).
+//! `solve --at-least` asks one bound of it; `solve --certificate` writes the proof through the
+//! opening (format version 2).
 
 use std::path::Path;
+use std::time::Instant;
 
 use dakon_solver::certificate::Claim;
 use dakon_solver::dakon::{DakonOptions, OpeningState};
-use dakon_solver::first_turn_search::{solve_opening_reporting, value_opening_moves, OpeningSolution};
+use dakon_solver::first_turn_search::{solve_opening_reporting, value_opening_moves, OpeningProver, OpeningSolution};
 use dakon_solver::ruleset::{outcome, RuleSet, RulesName};
 use dakon_solver::search::Solver;
 
 use crate::certificate_arg::CertificateOptions;
-use crate::certificate_writer::{write_opening_certificate, Written};
+use crate::certificate_writer::{claim, write_opening_certificate, Written};
 use crate::cli_error::CliError;
 use crate::position_arg::PositionArgs;
 use crate::ranked_moves::{ranked_moves, RankedMove};
@@ -133,6 +135,77 @@ pub fn solve(
         }
         None => Ok(()),
     }
+}
+
+/// `dakon solve --at-least BOUND` (and `--prove-win`, BOUND 1) of an opening state: whether its
+/// value (the mover's final store difference) is at least `bound`, by one null-window test of
+/// the opening search, and with `certificate` a proof certificate of the answer (the trivial
+/// bounds when a limit stopped the test).
+///
+/// # Errors
+/// As [`solve`].
+pub fn prove_at_least(
+    position: &PositionArgs,
+    options: DakonOptions,
+    search: &SearchArgs,
+    probe: &ProbeArgs,
+    bound: i32,
+    certificate: Option<(&Path, &CertificateOptions)>,
+    json: bool,
+) -> Result<(), CliError> {
+    let (state, solver, tables) = state_and_solver(position, options, search, probe)?;
+    let limits = search.limits();
+    let started = Instant::now();
+    let spinner = Spinner::start(&format!("proving value >= {bound}"));
+    let mut prover = OpeningProver::new(&solver, options, &limits);
+    let stored = state.position.store_difference();
+    let holds = if state.position.is_over() {
+        Some(stored >= bound)
+    } else {
+        prover.reaching_hole(&state, bound - stored).map(|hole| hole.is_some())
+    };
+    drop(spinner);
+    let seconds = started.elapsed().as_secs_f64();
+    let left = state.position.seeds_on_board() as i32;
+    let trivial = claim(&state.position, -left, left);
+    let proven = match holds {
+        Some(true) => Claim { lower: bound, upper: trivial.upper },
+        Some(false) => Claim { lower: trivial.lower, upper: bound - 1 },
+        None => trivial,
+    };
+    let written = match certificate {
+        Some((path, certificate_options)) => {
+            Some(write_opening_certificate(&solver, &state, options, proven, certificate_options, path, interrupt_flag())?)
+        }
+        None => None,
+    };
+    if json {
+        let json = serde_json::json!({
+            "position": state.to_string(), "rules": options.rules_name(), "at_least": bound, "holds": holds,
+            "nodes": prover.leaf_nodes(), "seconds": seconds, "tables": tables,
+            "certificate": written.as_ref().map(Written::json),
+        });
+        println!("{json}");
+    } else {
+        println!("position: {state} (rules {options})");
+        println!(
+            "{}",
+            match holds {
+                Some(true) => format!("proven: the value is at least {bound}"),
+                Some(false) => format!("refuted: the value is below {bound}"),
+                None => "unknown: stopped by a limit before a proof".to_string(),
+            }
+        );
+        println!(
+            "work: {} positions in the leaf tests, {seconds:.3} s, endgame tables: {}",
+            prover.leaf_nodes(),
+            if tables { "used" } else { "none" }
+        );
+        if let Some(written) = &written {
+            println!("{}", written.describe());
+        }
+    }
+    written.map_or(Ok(()), |w| w.accepted())
 }
 
 /// `dakon best` of an opening state: every move with its value, best first.

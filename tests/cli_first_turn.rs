@@ -1,4 +1,4 @@
-//! `no-first-turn-capture` on the command line: `solve`, `best` and `verify` of opening states
+//! `no-first-turn-capture` on the command line: `solve` (and `--at-least`), `best` and `verify` of opening states
 //! against a plain memoized minimax over the rules engine, and the refusals (other commands,
 //! options the opening search does not serve, the `first:` field under rules without the
 //! option).
@@ -106,6 +106,31 @@ fn solve_writes_a_certificate_of_the_opening_that_the_checker_accepts() {
     let checked = json(&["check", file, "--json"]);
     assert_eq!(checked["rules"], RULES);
     assert_eq!(checked["checked_lower"], solved["value"]);
+}
+
+#[test]
+fn at_least_answers_one_bound_of_an_opening_state_with_a_certificate_of_the_answer() {
+    let options: DakonOptions = RULES[6..].parse().unwrap();
+    let start = OpeningState::start(4, 4).unwrap();
+    let exact = value(&start, options, &mut HashMap::new());
+    let dir = tempfile::tempdir().unwrap();
+    for (bound, holds) in [(exact, true), (exact + 1, false), (-exact, true)] {
+        let path = dir.path().join(format!("{bound}.dkc"));
+        let file = path.to_str().unwrap();
+        let bound_arg = bound.to_string();
+        let args = ["solve", "start", "--holes", "4", "--rules", RULES, "--at-least", &bound_arg, "--certificate", file, "--json"];
+        let answer = json(&args);
+        assert_eq!(answer["holds"], holds, "{answer}");
+        assert_eq!(answer["certificate"]["checked"], true, "{answer}");
+        let checked = json(&["check", file, "--json"]);
+        if holds {
+            assert_eq!(checked["checked_lower"], bound, "{checked}");
+        } else {
+            assert_eq!(checked["checked_upper"], bound - 1, "{checked}");
+        }
+    }
+    let win = json(&["solve", "start", "--holes", "4", "--rules", RULES, "--prove-win", "--json"]);
+    assert_eq!(win["holds"], exact > 0, "{win}");
 }
 
 #[test]

@@ -54,7 +54,8 @@ use crate::tables_arg::ProbeArgs;
   dakon check 7x7.dkc                           ... which anyone can check
   dakon solve start --rules kalah --holes 6 --seeds 4 --threads 1 --tt-mb 1024   Kalah(6,4)
   dakon solve start --rules dakon:no-first-turn-capture --holes 5   no capture in either player's first turn
-  dakon solve '8,0,8,8,8,8,8/8,8,8,8,8,8,1 0/1 1 first:1' --rules dakon:no-first-turn-capture   player 1's first turn")]
+  dakon solve '8,0,8,8,8,8,8/8,8,8,8,8,8,1 0/1 1 first:1' --rules dakon:no-first-turn-capture   player 1's first turn
+  dakon solve start --rules dakon:no-first-turn-capture --holes 8 --prove-win   does player 0 win 8 x 8 under it?")]
 pub struct Args {
     #[command(flatten)]
     position: PositionArgs,
@@ -106,19 +107,16 @@ pub fn run(args: Args, cluster: Option<&Cluster>) -> Result<(), CliError> {
     if let Some(options) = first_turn_commands::opening_options(args.position.rules.rules) {
         first_turn_commands::refuse_unsupported(
             options,
-            &[
-                ("--db", args.db.db.is_some()),
-                ("--at-least", args.at_least.is_some()),
-                ("--prove-win", args.prove_win),
-                ("--build-tables", args.build_tables.is_some()),
-                ("mpirun", cluster.is_some()),
-            ],
+            &[("--db", args.db.db.is_some()), ("--build-tables", args.build_tables.is_some()), ("mpirun", cluster.is_some())],
         )?;
         if let Some(path) = &args.certificate {
             certificate_arg::check_destination(path)?;
             args.certificate_options.check_small_seeds(args.position.holes)?;
         }
         let certificate = args.certificate.as_deref().map(|path| (path, &args.certificate_options));
+        if let Some(bound) = args.at_least.or(args.prove_win.then_some(1)) {
+            return first_turn_commands::prove_at_least(&args.position, options, &args.search, &args.probe, bound, certificate, args.json);
+        }
         return first_turn_commands::solve(&args.position, options, &args.search, &args.probe, certificate, args.json);
     }
     let (position, rules) = args.position.position_and_rules()?;
