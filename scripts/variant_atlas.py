@@ -17,7 +17,10 @@ each run are kept in atlas/variants/build-times.json for the report.
 The variants with `no-first-turn-capture` are solved from the start by the opening search,
 which stays exhaustive over every first turn: they get a budget of their own
 (--opening-budget, one thread, a 512 MiB table), and a board whose certificate takes longer
-than --certificate-seconds to write keeps its proven value or bounds without one.
+than --certificate-seconds to write keeps its proven value or bounds without one. Their
+budget leaves the traditional claim's boards (n x n, 5 to 9) open, so each of those is also
+asked the claim's question alone (`dakon solve --prove-win`, --claim-budget seconds, with a
+certificate), into atlas/variants/<variant>/claim.jsonl and claim/.
 """
 
 import argparse
@@ -59,6 +62,30 @@ def build(dakon, variant, budget, threads, extra=()):
     print("+", " ".join(command), file=sys.stderr, flush=True)
     started = time.monotonic()
     subprocess.run(command, check=True, cwd=ROOT)
+    return time.monotonic() - started
+
+
+CLAIM_BOARDS = range(5, 10)
+
+
+def prove_claims(dakon, variant, budget):
+    """Asks each board n x n (5 to 9) of `variant` whether the first player wins
+    (`dakon solve --prove-win` within `budget` seconds, one thread, with a certificate), into
+    atlas/variants/<variant>/claim.jsonl; returns the wall time in seconds."""
+    directory = os.path.relpath(os.path.join(OUT, variant), ROOT)
+    os.makedirs(os.path.join(ROOT, directory, "claim"), exist_ok=True)
+    started = time.monotonic()
+    with open(os.path.join(ROOT, directory, "claim.jsonl"), "w") as out:
+        for n in CLAIM_BOARDS:
+            certificate = os.path.join(directory, "claim", f"{n}x{n}.dkc")
+            command = [dakon, "solve", "start", "--holes", str(n), "--seeds", str(n), "--rules", VARIANTS[variant],
+                       "--prove-win", "--time-limit", str(budget), "--threads", "1", "--tt-mb", "1024", "--no-tables",
+                       "--certificate", certificate, "--json"]
+            print("+", " ".join(command), file=sys.stderr, flush=True)
+            answer = json.loads(subprocess.run(command, check=True, cwd=ROOT, capture_output=True, text=True).stdout)
+            record = {"holes": n, "seeds": n, "rules": VARIANTS[variant], "at_least": answer["at_least"],
+                      "holds": answer["holds"], "seconds": round(answer["seconds"], 2), "certificate": answer["certificate"]}
+            out.write(json.dumps(record, sort_keys=True) + "\n")
     return time.monotonic() - started
 
 
@@ -148,7 +175,7 @@ def picture(default, variants):
     return "\n".join(out) + "\n"
 
 
-def report(default, variants, times, command):
+def report(default, variants, claims, times, command):
     lines = ["# Dakon's variants: does the first player's win survive every reading of the rules?", ""]
     lines += ["Each variant (`docs/rules.md`, \"Dakon's variants\") solved over 1..9 holes × 1..14 seeds per hole",
               "with the first player to move, as the default atlas (`atlas/atlas.md`) is. Values are final store",
@@ -159,19 +186,20 @@ def report(default, variants, times, command):
               "One command builds the whole set (release binary; it runs each variant's `dakon verify` in turn and",
               "then writes `compare.svg` and this page):", "",
               "```", command, "```", "",
-              "| variant | budget a board | threads | wall time | boards exact | boards with bounds only | certificates |",
-              "|---|---:|---:|---:|---:|---:|---:|"]
+              "| variant | budget a board | threads | wall time | boards exact | boards with bounds only | certificates | claim runs |",
+              "|---|---:|---:|---:|---:|---:|---:|---:|"]
     total = 0.0
     for name, table in variants.items():
         run = times.get(name)
         exact = sum(1 for r in table.values() if r["exact"])
         certified = sum(1 for r in table.values() if r.get("certificate"))
         if run:
-            total += run["seconds"]
+            total += run["seconds"] + run.get("claim_seconds", 0.0)
             timing = f"{run['budget']} s | {run['threads']} | {run['seconds']:.0f} s"
         else:
             timing = "| | not recorded"
-        lines.append(f"| `{VARIANTS[name]}` | {timing} | {exact} | {len(table) - exact} | {certified} |")
+        claim_runs = f"{run['claim_seconds']:.0f} s" if run and "claim_seconds" in run else ""
+        lines.append(f"| `{VARIANTS[name]}` | {timing} | {exact} | {len(table) - exact} | {certified} | {claim_runs} |")
     lines += ["", f"Total: {total:.0f} s on {platform.machine()} ({os.cpu_count()} cores), measured on a machine shared with",
               "other builds: the hosts and loads are in `docs/benchmarks/variant-atlas.md`.", ""]
     lines += ["## Which boards change winner", "",
@@ -195,17 +223,25 @@ def report(default, variants, times, command):
               "|---|---:|" + "---:|" * len(variants)]
     fails = {name: [] for name in variants}
     missing = {name: [] for name in variants}
-    for n in range(5, 10):
+    for n in CLAIM_BOARDS:
         row = [f"{n}×{n}", shown(default[(n, n)])]
         for name, table in variants.items():
-            record = table.get((n, n))
-            row.append(shown(record) if record else "not built")
-            if record is None or (record["lower"] <= 0 < record["upper"]):
-                missing[name].append(f"{n}×{n}")
-            elif record["upper"] <= 0:
+            record, asked = table.get((n, n)), claims.get(name, {}).get((n, n))
+            cell = shown(record) if record else "not built"
+            wins, loses = record is not None and record["lower"] > 0, record is not None and record["upper"] <= 0
+            if asked is not None and asked["holds"] is not None and not (wins or loses):
+                wins, loses = asked["holds"], not asked["holds"]
+                cell += "; wins" if wins else "; does not win"
+            if loses:
                 fails[name].append(f"{n}×{n}")
+            elif not wins:
+                missing[name].append(f"{n}×{n}")
+            row.append(cell)
         lines.append("| " + " | ".join(row) + " |")
     lines.append("")
+    if claims:
+        lines += ["\"wins\" / \"does not win\": the claim's question asked alone (`dakon solve --prove-win`, a",
+                  "certificate each, `<variant>/claim.jsonl`) where the atlas's budget left the board open.", ""]
     for name in variants:
         if fails[name]:
             lines.append(f"- `{VARIANTS[name]}`: the claim fails on {', '.join(fails[name])}.")
@@ -237,6 +273,8 @@ def main():
     parser.add_argument("--tt-mb", type=int, default=512, help="the opening search's table")
     parser.add_argument("--certificate-seconds", type=float, default=120,
                         help="under no-first-turn-capture, past this a board keeps its result without a certificate")
+    parser.add_argument("--claim-budget", type=int, default=600,
+                        help="seconds of each --prove-win run on the claim's boards under no-first-turn-capture")
     parser.add_argument("--report-only", action="store_true")
     args = parser.parse_args()
     times_file = os.path.join(OUT, "build-times.json")
@@ -250,19 +288,23 @@ def main():
                 budget, threads, extra = args.budget, args.threads, []
             seconds = build(args.dakon, variant, budget, threads, extra)
             times[variant] = {"rules": VARIANTS[variant], "budget": budget, "threads": threads, "seconds": round(seconds, 1)}
+            if "no-first-turn-capture" in VARIANTS[variant]:
+                times[variant]["claim_seconds"] = round(prove_claims(args.dakon, variant, args.claim_budget), 1)
             os.makedirs(OUT, exist_ok=True)
             with open(times_file, "w") as out:
                 json.dump(times, out, indent=1, sort_keys=True)
                 out.write("\n")
     default = records(os.path.join(ROOT, "atlas", "atlas.jsonl"))
     variants = {v: records(os.path.join(OUT, v, "atlas.jsonl")) for v in VARIANTS if os.path.exists(os.path.join(OUT, v, "atlas.jsonl"))}
+    claims = {v: records(os.path.join(OUT, v, "claim.jsonl")) for v in variants if os.path.exists(os.path.join(OUT, v, "claim.jsonl"))}
     command = "python3 scripts/variant_atlas.py" + "".join(
         f" --{flag} {value}" for flag, value in
-        [("budget", args.budget), ("threads", args.threads), ("opening-budget", args.opening_budget)])
+        [("budget", args.budget), ("threads", args.threads), ("opening-budget", args.opening_budget),
+         ("claim-budget", args.claim_budget)])
     with open(os.path.join(OUT, "compare.svg"), "w") as out:
         out.write(picture(default, variants))
     with open(os.path.join(OUT, "README.md"), "w") as out:
-        out.write(report(default, variants, times, command))
+        out.write(report(default, variants, claims, times, command))
 
 
 if __name__ == "__main__":

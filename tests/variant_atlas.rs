@@ -1,8 +1,8 @@
 //! The committed variant atlas (`atlas/variants/`, built by `scripts/variant_atlas.py`): every
 //! board of every variant is recorded, 7 x 7 is exact under each variant of the move itself,
-//! every exact board has a certificate, and every certificate is confirmed by the independent
-//! checker as proving exactly the bounds its record states, under the variant its directory
-//! names.
+//! every exact board has a certificate, and every certificate (and every answer to the
+//! traditional claim asked alone) is confirmed by the independent checker as proving exactly
+//! what its record states, under the variant its directory names.
 
 use std::path::{Path, PathBuf};
 
@@ -23,10 +23,27 @@ fn atlas() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("atlas").join("variants")
 }
 
-fn records(variant: &str) -> Vec<Value> {
-    let path = atlas().join(variant).join("atlas.jsonl");
+/// The records of `atlas/variants/<variant>/<file>` (JSON Lines).
+fn records_in(variant: &str, file: &str) -> Vec<Value> {
+    let path = atlas().join(variant).join(file);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.lines().map(|line| serde_json::from_str(line).unwrap()).collect()
+}
+
+/// The atlas's record of every board of `variant`.
+fn records(variant: &str) -> Vec<Value> {
+    records_in(variant, "atlas.jsonl")
+}
+
+/// The independent checker's report on the certificate `file` (relative to the repository),
+/// which must hold under `rules`.
+fn checked_certificate(file: &str, rules: &str) -> dakon_check::Report {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let report = dakon_check::check(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert!(report.holds(), "{}: {report}", path.display());
+    assert_eq!(report.rules_name, rules, "{}", path.display());
+    report
 }
 
 #[test]
@@ -65,19 +82,36 @@ fn every_committed_variant_certificate_proves_its_record() {
                 assert!(!every_board && row["exact"] != true, "{variant}: a board without a certificate: {row}");
                 continue;
             };
-            let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
-            let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            let report = dakon_check::check(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            assert!(report.holds(), "{}: {report}", path.display());
-            assert_eq!(report.rules_name, rules, "{}", path.display());
+            let report = checked_certificate(file, rules);
             assert_eq!(
                 (report.checked_lower(), report.checked_upper()),
                 (row["lower"].as_i64().unwrap(), row["upper"].as_i64().unwrap()),
-                "{}",
-                path.display()
+                "{file}"
             );
             checked += 1;
         }
         assert!(checked > 0, "{variant}: no certificate checked");
+    }
+}
+
+/// The traditional claim's boards (n x n, 5 to 9) under the first-turn variants, each asked
+/// alone whether the first player wins (`dakon solve --prove-win`): every answer given has a
+/// certificate that the checker confirms proves exactly it.
+#[test]
+fn every_answer_to_the_claim_is_certified() {
+    for (variant, rules, _) in VARIANTS.iter().filter(|(_, rules, _)| rules.contains("no-first-turn-capture")) {
+        let rows = records_in(variant, "claim.jsonl");
+        assert_eq!(rows.len(), 5, "{variant}");
+        for row in rows {
+            assert_eq!(row["rules"], *rules, "{row}");
+            assert_eq!(row["holes"], row["seeds"], "{row}");
+            let Some(holds) = row["holds"].as_bool() else { continue };
+            let report = checked_certificate(row["certificate"]["file"].as_str().unwrap(), rules);
+            if holds {
+                assert_eq!(report.checked_lower(), 1, "{row}");
+            } else {
+                assert_eq!(report.checked_upper(), 0, "{row}");
+            }
+        }
     }
 }
