@@ -20,7 +20,9 @@ which stays exhaustive over every first turn: they get a budget of their own
 than --certificate-seconds to write keeps its proven value or bounds without one. Their
 budget leaves the traditional claim's boards (n x n, 5 to 9) open, so each of those is also
 asked the claim's question alone (`dakon solve --prove-win`, --claim-budget seconds, with a
-certificate), into atlas/variants/<variant>/claim.jsonl and claim/.
+certificate), into atlas/variants/<variant>/claim.jsonl and claim/, and 7 x 7, which the
+issue wants exact under every variant, is solved alone (--seven-budget seconds, with a
+certificate) into atlas/variants/<variant>/seven.json and seven/.
 """
 
 import argparse
@@ -86,6 +88,26 @@ def prove_claims(dakon, variant, budget):
             record = {"holes": n, "seeds": n, "rules": VARIANTS[variant], "at_least": answer["at_least"],
                       "holds": answer["holds"], "seconds": round(answer["seconds"], 2), "certificate": answer["certificate"]}
             out.write(json.dumps(record, sort_keys=True) + "\n")
+    return time.monotonic() - started
+
+
+def solve_seven(dakon, variant, budget):
+    """Solves 7 x 7 of `variant` alone (`dakon solve` within `budget` seconds, one thread, with a
+    certificate of what it proves) into atlas/variants/<variant>/seven.json; returns the wall
+    time in seconds."""
+    directory = os.path.relpath(os.path.join(OUT, variant), ROOT)
+    os.makedirs(os.path.join(ROOT, directory, "seven"), exist_ok=True)
+    command = [dakon, "solve", "start", "--holes", "7", "--seeds", "7", "--rules", VARIANTS[variant],
+               "--time-limit", str(budget), "--threads", "1", "--tt-mb", "1024", "--no-tables",
+               "--certificate", os.path.join(directory, "seven", "7x7.dkc"), "--json"]
+    print("+", " ".join(command), file=sys.stderr, flush=True)
+    started = time.monotonic()
+    answer = json.loads(subprocess.run(command, check=True, cwd=ROOT, capture_output=True, text=True).stdout)
+    record = {"holes": 7, "seeds": 7, "rules": VARIANTS[variant], "exact": answer["exact"], "value": answer["value"],
+              "lower": answer["lower"], "upper": answer["upper"], "seconds": round(answer["work"]["seconds"], 2),
+              "certificate": answer["certificate"]}
+    with open(os.path.join(ROOT, directory, "seven.json"), "w") as out:
+        out.write(json.dumps(record, sort_keys=True) + "\n")
     return time.monotonic() - started
 
 
@@ -175,7 +197,7 @@ def picture(default, variants):
     return "\n".join(out) + "\n"
 
 
-def report(default, variants, claims, times, command):
+def report(default, variants, claims, sevens, times, command):
     lines = ["# Dakon's variants: does the first player's win survive every reading of the rules?", ""]
     lines += ["Each variant (`docs/rules.md`, \"Dakon's variants\") solved over 1..9 holes × 1..14 seeds per hole",
               "with the first player to move, as the default atlas (`atlas/atlas.md`) is. Values are final store",
@@ -186,7 +208,7 @@ def report(default, variants, claims, times, command):
               "One command builds the whole set (release binary; it runs each variant's `dakon verify` in turn and",
               "then writes `compare.svg` and this page):", "",
               "```", command, "```", "",
-              "| variant | budget a board | threads | wall time | boards exact | boards with bounds only | certificates | claim runs |",
+              "| variant | budget a board | threads | wall time | boards exact | boards with bounds only | certificates | runs alone |",
               "|---|---:|---:|---:|---:|---:|---:|---:|"]
     total = 0.0
     for name, table in variants.items():
@@ -194,11 +216,13 @@ def report(default, variants, claims, times, command):
         exact = sum(1 for r in table.values() if r["exact"])
         certified = sum(1 for r in table.values() if r.get("certificate"))
         if run:
-            total += run["seconds"] + run.get("claim_seconds", 0.0)
+            total += run["seconds"] + run.get("claim_seconds", 0.0) + run.get("seven_seconds", 0.0)
             timing = f"{run['budget']} s | {run['threads']} | {run['seconds']:.0f} s"
         else:
             timing = "| | not recorded"
         claim_runs = f"{run['claim_seconds']:.0f} s" if run and "claim_seconds" in run else ""
+        if run and "seven_seconds" in run:
+            claim_runs += f" + {run['seven_seconds']:.0f} s (7 × 7)"
         lines.append(f"| `{VARIANTS[name]}` | {timing} | {exact} | {len(table) - exact} | {certified} | {claim_runs} |")
     lines += ["", f"Total: {total:.0f} s on {platform.machine()} ({os.cpu_count()} cores), measured on a machine shared with",
               "other builds: the hosts and loads are in `docs/benchmarks/variant-atlas.md`.", ""]
@@ -227,6 +251,8 @@ def report(default, variants, claims, times, command):
         row = [f"{n}×{n}", shown(default[(n, n)])]
         for name, table in variants.items():
             record, asked = table.get((n, n)), claims.get(name, {}).get((n, n))
+            if n == 7 and name in sevens:
+                record = sevens[name]
             cell = shown(record) if record else "not built"
             wins, loses = record is not None and record["lower"] > 0, record is not None and record["upper"] <= 0
             if asked is not None and asked["holds"] is not None and not (wins or loses):
@@ -249,8 +275,10 @@ def report(default, variants, claims, times, command):
             lines.append(f"- `{VARIANTS[name]}`: the claim holds where decided; {', '.join(missing[name])} not decided.")
         else:
             lines.append(f"- `{VARIANTS[name]}`: the claim holds on every board 5×5 to 9×9.")
-    seven = [f"`{VARIANTS[name]}` {shown(t[(7, 7)])}" for name, t in variants.items()]
-    lines += ["", "7 × 7 under each variant: " + ", ".join(seven) + f" (default {shown(default[(7, 7)])}).", ""]
+    seven = [f"`{VARIANTS[name]}` {shown(sevens.get(name, t[(7, 7)]))}" for name, t in variants.items()]
+    lines += ["", "7 × 7 under each variant: " + ", ".join(seven) + f" (default {shown(default[(7, 7)])})" +
+              (": under the first-turn variants solved alone (`dakon solve`, a certificate each, `<variant>/seven.json`)."
+               if sevens else "."), ""]
     lines += ["## Values of every board", ""]
     for name, table in variants.items():
         lines += [f"### `{VARIANTS[name]}`", "", "| holes \\ seeds | " + " | ".join(str(s) for s in SEEDS) + " |",
@@ -275,6 +303,10 @@ def main():
                         help="under no-first-turn-capture, past this a board keeps its result without a certificate")
     parser.add_argument("--claim-budget", type=int, default=600,
                         help="seconds of each --prove-win run on the claim's boards under no-first-turn-capture")
+    parser.add_argument("--seven-budget", type=int, default=600,
+                        help="seconds of the run of 7 x 7 alone under no-first-turn-capture")
+    parser.add_argument("--parts", nargs="*", default=["atlas", "claim", "seven"], choices=["atlas", "claim", "seven"],
+                        help="what to build of each variant: the atlas; under no-first-turn-capture also the claim's boards and 7 x 7 alone")
     parser.add_argument("--report-only", action="store_true")
     args = parser.parse_args()
     times_file = os.path.join(OUT, "build-times.json")
@@ -286,10 +318,14 @@ def main():
                 extra = ["--tt-mb", str(args.tt_mb), "--certificate-seconds", str(args.certificate_seconds)]
             else:
                 budget, threads, extra = args.budget, args.threads, []
-            seconds = build(args.dakon, variant, budget, threads, extra)
-            times[variant] = {"rules": VARIANTS[variant], "budget": budget, "threads": threads, "seconds": round(seconds, 1)}
-            if "no-first-turn-capture" in VARIANTS[variant]:
-                times[variant]["claim_seconds"] = round(prove_claims(args.dakon, variant, args.claim_budget), 1)
+            run = times.setdefault(variant, {})
+            if "atlas" in args.parts:
+                seconds = build(args.dakon, variant, budget, threads, extra)
+                run.update({"rules": VARIANTS[variant], "budget": budget, "threads": threads, "seconds": round(seconds, 1)})
+            if "no-first-turn-capture" in VARIANTS[variant] and "claim" in args.parts:
+                run["claim_seconds"] = round(prove_claims(args.dakon, variant, args.claim_budget), 1)
+            if "no-first-turn-capture" in VARIANTS[variant] and "seven" in args.parts:
+                run["seven_seconds"] = round(solve_seven(args.dakon, variant, args.seven_budget), 1)
             os.makedirs(OUT, exist_ok=True)
             with open(times_file, "w") as out:
                 json.dump(times, out, indent=1, sort_keys=True)
@@ -297,14 +333,15 @@ def main():
     default = records(os.path.join(ROOT, "atlas", "atlas.jsonl"))
     variants = {v: records(os.path.join(OUT, v, "atlas.jsonl")) for v in VARIANTS if os.path.exists(os.path.join(OUT, v, "atlas.jsonl"))}
     claims = {v: records(os.path.join(OUT, v, "claim.jsonl")) for v in variants if os.path.exists(os.path.join(OUT, v, "claim.jsonl"))}
+    sevens = {v: json.load(open(os.path.join(OUT, v, "seven.json"))) for v in variants if os.path.exists(os.path.join(OUT, v, "seven.json"))}
     command = "python3 scripts/variant_atlas.py" + "".join(
         f" --{flag} {value}" for flag, value in
         [("budget", args.budget), ("threads", args.threads), ("opening-budget", args.opening_budget),
-         ("claim-budget", args.claim_budget)])
+         ("claim-budget", args.claim_budget), ("seven-budget", args.seven_budget)])
     with open(os.path.join(OUT, "compare.svg"), "w") as out:
         out.write(picture(default, variants))
     with open(os.path.join(OUT, "README.md"), "w") as out:
-        out.write(report(default, variants, claims, times, command))
+        out.write(report(default, variants, claims, sevens, times, command))
 
 
 if __name__ == "__main__":

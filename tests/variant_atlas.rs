@@ -115,3 +115,22 @@ fn every_answer_to_the_claim_is_certified() {
         }
     }
 }
+
+/// 7 x 7 under the first-turn variants, solved alone (`seven.json`): the certificate proves
+/// exactly the recorded bounds, and under the option alone the value is exact.
+#[test]
+fn seven_by_seven_solved_alone_under_the_first_turn_variants_is_certified() {
+    for (variant, rules, _) in VARIANTS.iter().filter(|(_, rules, _)| rules.contains("no-first-turn-capture")) {
+        let path = atlas().join(variant).join("seven.json");
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let row: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!((&row["holes"], &row["seeds"], &row["rules"]), (&Value::from(7), &Value::from(7), &Value::from(*rules)));
+        let report = checked_certificate(row["certificate"]["file"].as_str().unwrap(), rules);
+        let (lower, upper) = (row["lower"].as_i64().unwrap(), row["upper"].as_i64().unwrap());
+        assert_eq!((report.checked_lower(), report.checked_upper()), (lower, upper), "{row}");
+        assert_eq!(row["exact"] == true, lower == upper, "{row}");
+        if *rules == "dakon:no-first-turn-capture" {
+            assert_eq!(row["exact"], true, "{row}");
+        }
+    }
+}
