@@ -18,7 +18,7 @@
 //! assert!(solution.lower == solution.upper && solution.best_hole.is_some());
 //! ```
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 use crate::dakon::{DakonOptions, OpeningState, Position, Side};
@@ -53,6 +53,27 @@ struct Stopped;
 /// (a few gigabytes) on the large boards: forgetting costs work, never correctness.
 const MEMO_STATES: usize = 1 << 25;
 
+/// Most states of the mover's first turn the guided search for a take-all turn
+/// ([`OpeningSearch::find_take_all`]) expands over a whole search: past it the ordinary
+/// enumeration goes on alone, so a start whose value is below all its seeds loses little.
+const TAKE_ALL_STATES: u64 = 1 << 21;
+
+/// The width of the guided take-all search's first round; each further round's is 8 times
+/// the last's.
+const TAKE_ALL_FIRST_WIDTH: usize = 1 << 10;
+
+/// How a round of the guided take-all search ended.
+enum Beam {
+    /// A take-all turn was found (and proven in the memo).
+    Found,
+    /// No level had more states than the width: every state of the turn was searched.
+    Exhaustive,
+    /// Some level dropped states: a wider round may find what this one missed.
+    Truncated,
+    /// The take-all budget ran out.
+    OutOfBudget,
+}
+
 /// Proven bounds of a state's future gain.
 type Bounds = (i16, i16);
 
@@ -82,6 +103,8 @@ struct OpeningSearch<'a, R: Solvable<Position = Position>> {
     opening_states: u64,
     leaf_tests: u64,
     leaf_nodes: u64,
+    /// States the guided search for a take-all turn may still expand.
+    take_all_budget: u64,
 }
 
 /// Solves `state` under `options` (which must include `no-first-turn-capture`; the leaves are
@@ -208,6 +231,7 @@ impl<'a, R: Solvable<Position = Position>> OpeningSearch<'a, R> {
             opening_states: 0,
             leaf_tests: 0,
             leaf_nodes: 0,
+            take_all_budget: TAKE_ALL_STATES,
         }
     }
 
@@ -225,6 +249,13 @@ impl<'a, R: Solvable<Position = Position>> OpeningSearch<'a, R> {
             return Ok(known);
         }
         let holds = if state.is_opening() { self.opening_at_least(state, bound)? } else { self.leaf_at_least(&state.position, bound)? };
+        self.record(key, k, bound, holds);
+        Ok(holds)
+    }
+
+    /// Records in the memo that the future gain of `key` (`k` seeds on its board) is at least
+    /// `bound` (`holds`) or below it.
+    fn record(&mut self, key: (Position, u8), k: i32, bound: i32, holds: bool) {
         if self.memo.len() >= MEMO_STATES {
             self.memo.clear();
         }
@@ -234,7 +265,6 @@ impl<'a, R: Solvable<Position = Position>> OpeningSearch<'a, R> {
         } else {
             entry.1 = entry.1.min(bound as i16 - 1);
         }
-        Ok(holds)
     }
 
     /// What the memo already proves of "the future gain of `key` is at least `bound`".
@@ -260,6 +290,17 @@ impl<'a, R: Solvable<Position = Position>> OpeningSearch<'a, R> {
     /// enhanced transposition cutoff), so that a move proven good elsewhere settles the state
     /// before any search.
     fn reaching_move(&mut self, state: &OpeningState, bound: i32) -> Result<Option<usize>, Stopped> {
+        let mover = state.position.mover();
+        if bound == state.position.seeds_on_board() as i32
+            && state.in_first_turn(mover)
+            && self.take_all_budget > 0
+            && self.known(&(state.position, state.pending_bits()), bound).is_none()
+        {
+            // Taking every seed in a first turn is a needle the enumeration below may take
+            // billions of states to reach; a guided search finds it first, and its proof in the
+            // memo settles this state's moves in the first pass.
+            self.find_take_all(state)?;
+        }
         let moves = state.position.moves();
         let mut open = Vec::with_capacity(moves.len());
         for &r in moves.as_slice() {
@@ -284,6 +325,93 @@ impl<'a, R: Solvable<Position = Position>> OpeningSearch<'a, R> {
             }
         }
         Ok(None)
+    }
+
+    /// A guided search for a turn of `state`'s mover (in their first turn) after which the
+    /// mover takes every seed on the board: a beam search over the states of that turn, level
+    /// by level (moves played), keeping at each level the `width` states whose opponent's row
+    /// is closest to having no lap reach its store ([`take_all_distance`]); every turn end met
+    /// where no move of the opponent stores a seed is tested by [`OpeningSearch::at_least`].
+    /// The width starts small and grows while the take-all budget lasts; a round that never
+    /// had to drop a state was exhaustive and ends the search. Runs once a search: afterwards
+    /// the budget is spent, and the enumeration of [`OpeningSearch::reaching_move`] goes on alone.
+    ///
+    /// Returns `Ok(true)` when it found such a turn: then the memo proves, for every state of
+    /// that turn from `state` on, that its mover takes every seed, so that
+    /// [`OpeningSearch::reaching_move`] (and a certificate's extraction) follows the turn from
+    /// its memo pass. `Ok(false)` when no turn was found; `Err` if a limit stopped it.
+    fn find_take_all(&mut self, state: &OpeningState) -> Result<bool, Stopped> {
+        let mut width = TAKE_ALL_FIRST_WIDTH;
+        let found = loop {
+            match self.take_all_beam(state, width)? {
+                Beam::Found => break true,
+                Beam::Exhaustive | Beam::OutOfBudget => break false,
+                Beam::Truncated => width *= 8,
+            }
+        };
+        self.take_all_budget = 0;
+        Ok(found)
+    }
+
+    /// One round of [`OpeningSearch::find_take_all`], `width` states a level.
+    fn take_all_beam(&mut self, state: &OpeningState, width: usize) -> Result<Beam, Stopped> {
+        let mover = state.position.mover();
+        // Each state of the turn met, with the index of the state it was first reached from.
+        let mut states: Vec<(OpeningState, Option<usize>)> = vec![(*state, None)];
+        let mut seen: HashSet<OpeningState, MixHashing> = HashSet::default();
+        seen.insert(*state);
+        let mut level = vec![0];
+        let mut truncated = false;
+        while !level.is_empty() {
+            // The states of the next level, with their distance.
+            let mut next_level = Vec::new();
+            for index in level {
+                if self.take_all_budget == 0 {
+                    return Ok(Beam::OutOfBudget);
+                }
+                self.take_all_budget -= 1;
+                if self.take_all_budget % 4096 == 0 {
+                    // The limits hold here too: the leaf tests alone would not see a long round.
+                    self.remaining()?;
+                }
+                let current = states[index].0;
+                let k = current.position.seeds_on_board() as i32;
+                for &r in current.position.moves().as_slice() {
+                    let (next, outcome) = current.play_with(r as usize, self.options);
+                    let gain = outcome.gain(mover);
+                    let found = if next.position.is_over() {
+                        gain == k
+                    } else if next.position.mover() == mover {
+                        if seen.insert(next) {
+                            next_level.push((take_all_distance(&next.position), states.len()));
+                            states.push((next, Some(index)));
+                        }
+                        false
+                    } else {
+                        // The opponent takes nothing only if none of their moves stores a seed;
+                        // the full test (their first turn and the rest of the game) only then.
+                        let opponent = next.position.mover();
+                        next.position.moves().as_slice().iter().all(|&o| next.play_with(o as usize, self.options).1.gain(opponent) == 0)
+                            && !self.at_least(&next, gain - k + 1)?
+                    };
+                    if found {
+                        let mut on_path = Some(index);
+                        while let Some(i) = on_path {
+                            let s = states[i].0;
+                            let k = s.position.seeds_on_board() as i32;
+                            self.record((s.position, s.pending_bits()), k, k, true);
+                            on_path = states[i].1;
+                        }
+                        return Ok(Beam::Found);
+                    }
+                }
+            }
+            // The closest first; equal distances in the order met.
+            next_level.sort_unstable();
+            truncated |= next_level.len() > width;
+            level = next_level.into_iter().take(width).map(|(_, index)| index).collect();
+        }
+        Ok(if truncated { Beam::Truncated } else { Beam::Exhaustive })
     }
 
     /// Whether playing the mover's hole `r` in `state` gives the mover a future gain of at
@@ -348,6 +476,18 @@ impl<'a, R: Solvable<Position = Position>> OpeningSearch<'a, R> {
     }
 }
 
+/// How far the opponent's row of `position` (the mover in their first turn) is from one where
+/// no lap reaches the opponent's store directly: the seeds to take from its holes so that none
+/// holds enough to get there, then the seeds on that row. Smaller is closer: the guided
+/// take-all search keeps the closest states of each level.
+fn take_all_distance(position: &Position) -> (u32, u32) {
+    let n = position.holes();
+    // The opponent's hole `r`, counted in their sowing direction, reaches their store with
+    // `n - r` seeds.
+    let excess = (0..n).map(|r| u32::from(position.seeds(Side::Opponent, r)).saturating_sub((n - 1 - r) as u32)).sum();
+    (excess, position.side_seeds(Side::Opponent))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -395,6 +535,44 @@ mod tests {
                     assert_eq!((m.lower, m.upper), (value, value), "{options} {n}x{s} move {}", m.mv);
                 }
             }
+        }
+    }
+
+    /// A solver of the leaves under `options` on boards of `holes` holes.
+    fn leaf_solver(holes: usize, options: DakonOptions) -> Solver<Dakon> {
+        Solver::new(Dakon::with_options(holes, options.board_rules()).unwrap(), Config { threads: 1, tt_bytes: 1 << 24 }, None)
+    }
+
+    #[test]
+    fn the_guided_search_finds_the_turns_that_take_every_seed() {
+        let options: DakonOptions = "no-first-turn-capture".parse().unwrap();
+        // Player 0 takes all the seeds of these starts; the enumeration alone needed millions
+        // of opening states to find how (docs/benchmarks/first-turn-capture.md).
+        for (n, s) in [(6, 7), (6, 8)] {
+            let solver = leaf_solver(n, options);
+            let state = OpeningState::start(n, s).unwrap();
+            let all = state.position.seeds_on_board() as i32;
+            let limits = Limits::default();
+            let mut search = OpeningSearch::new(&solver, options, &limits, None);
+            assert!(matches!(search.find_take_all(&state), Ok(true)), "{n}x{s}");
+            assert_eq!(search.known(&(state.position, state.pending_bits()), all), Some(true), "{n}x{s}");
+            let solution = solve_opening(&solver, &state, options, &limits);
+            assert_eq!((solution.lower, solution.upper), (all, all), "{n}x{s}");
+            assert!(solution.opening_states < 100_000, "{n}x{s}: {} opening states", solution.opening_states);
+        }
+    }
+
+    #[test]
+    fn the_guided_search_finds_no_turn_where_the_value_is_below_all_seeds() {
+        let options: DakonOptions = "no-first-turn-capture".parse().unwrap();
+        for (n, s, value) in [(4, 4, 28), (5, 5, 46)] {
+            let solver = leaf_solver(n, options);
+            let state = OpeningState::start(n, s).unwrap();
+            let limits = Limits::default();
+            let mut search = OpeningSearch::new(&solver, options, &limits, None);
+            assert!(matches!(search.find_take_all(&state), Ok(false)), "{n}x{s}");
+            let solution = solve_opening(&solver, &state, options, &limits);
+            assert_eq!((solution.lower, solution.upper), (value, value), "{n}x{s}");
         }
     }
 }
