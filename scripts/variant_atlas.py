@@ -220,7 +220,7 @@ def report(default, variants, claims, sevens, times, command):
             timing = f"{run['budget']} s | {run['threads']} | {run['seconds']:.0f} s"
         else:
             timing = "| | not recorded"
-        claim_runs = f"{run['claim_seconds']:.0f} s" if run and "claim_seconds" in run else ""
+        claim_runs = f"{run['claim_seconds']:.0f} s ({run.get('claim_budget', 600)} s a board)" if run and "claim_seconds" in run else ""
         if run and "seven_seconds" in run:
             claim_runs += f" + {run['seven_seconds']:.0f} s (7 × 7)"
         lines.append(f"| `{VARIANTS[name]}` | {timing} | {exact} | {len(table) - exact} | {certified} | {claim_runs} |")
@@ -324,6 +324,7 @@ def main():
                 run.update({"rules": VARIANTS[variant], "budget": budget, "threads": threads, "seconds": round(seconds, 1)})
             if "no-first-turn-capture" in VARIANTS[variant] and "claim" in args.parts:
                 run["claim_seconds"] = round(prove_claims(args.dakon, variant, args.claim_budget), 1)
+                run["claim_budget"] = args.claim_budget
             if "no-first-turn-capture" in VARIANTS[variant] and "seven" in args.parts:
                 run["seven_seconds"] = round(solve_seven(args.dakon, variant, args.seven_budget), 1)
             os.makedirs(OUT, exist_ok=True)
