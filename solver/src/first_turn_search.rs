@@ -238,11 +238,8 @@ impl<'a, R: Solvable<Position = Position>> OpeningSearch<'a, R> {
     /// Whether the future gain of `state` is at least `bound`.
     fn at_least(&mut self, state: &OpeningState, bound: i32) -> Result<bool, Stopped> {
         let k = state.position.seeds_on_board() as i32;
-        if bound <= -k {
-            return Ok(true);
-        }
-        if bound > k {
-            return Ok(false);
+        if let Some(holds) = settled_by_seeds(bound, k) {
+            return Ok(holds);
         }
         let key = (state.position, state.pending_bits());
         if let Some(known) = self.known(&key, bound) {
@@ -438,9 +435,9 @@ impl<'a, R: Solvable<Position = Position>> OpeningSearch<'a, R> {
         let k = next.position.seeds_on_board() as i32;
         let settled = if next.position.is_over() {
             Some(gain >= bound)
-        } else if child_bound <= -k || child_bound > k {
+        } else if let Some(child_holds) = settled_by_seeds(child_bound, k) {
             // Settled before a search: a leaf would otherwise be handed to the solver for it.
-            Some((child_bound <= -k) == same_mover)
+            Some(child_holds == same_mover)
         } else {
             self.known(&(next.position, next.pending_bits()), child_bound).map(|holds| holds == same_mover)
         };
@@ -473,6 +470,18 @@ impl<'a, R: Solvable<Position = Position>> OpeningSearch<'a, R> {
     fn best_hole(&mut self, state: &OpeningState, value: i32) -> Option<usize> {
         let r = self.reaching_move(state, value).ok()??;
         Some(state.position.absolute_hole(state.position.mover(), r))
+    }
+}
+
+/// Whether a future gain of at least `bound` holds whatever the play, with `k` seeds left on
+/// the board: always at or below `-k`, never above `k`; `None` in between.
+fn settled_by_seeds(bound: i32, k: i32) -> Option<bool> {
+    if bound <= -k {
+        Some(true)
+    } else if bound > k {
+        Some(false)
+    } else {
+        None
     }
 }
 
