@@ -70,21 +70,27 @@ def build(dakon, variant, budget, threads, extra=()):
 CLAIM_BOARDS = range(5, 10)
 
 
+def solve_start(dakon, variant, n, budget, certificate, extra=()):
+    """`dakon solve` of the start of n x n under `variant` (`extra`: more options) within `budget`
+    seconds, one thread, a 1 GiB table, with a certificate at `certificate` (relative to the
+    repository); returns its JSON answer."""
+    command = [dakon, "solve", "start", "--holes", str(n), "--seeds", str(n), "--rules", VARIANTS[variant], *extra,
+               "--time-limit", str(budget), "--threads", "1", "--tt-mb", "1024", "--no-tables",
+               "--certificate", certificate, "--json"]
+    print("+", " ".join(command), file=sys.stderr, flush=True)
+    return json.loads(subprocess.run(command, check=True, cwd=ROOT, capture_output=True, text=True).stdout)
+
+
 def prove_claims(dakon, variant, budget):
     """Asks each board n x n (5 to 9) of `variant` whether the first player wins
-    (`dakon solve --prove-win` within `budget` seconds, one thread, with a certificate), into
+    (`dakon solve --prove-win` within `budget` seconds, with a certificate), into
     atlas/variants/<variant>/claim.jsonl; returns the wall time in seconds."""
     directory = os.path.relpath(os.path.join(OUT, variant), ROOT)
     os.makedirs(os.path.join(ROOT, directory, "claim"), exist_ok=True)
     started = time.monotonic()
     with open(os.path.join(ROOT, directory, "claim.jsonl"), "w") as out:
         for n in CLAIM_BOARDS:
-            certificate = os.path.join(directory, "claim", f"{n}x{n}.dkc")
-            command = [dakon, "solve", "start", "--holes", str(n), "--seeds", str(n), "--rules", VARIANTS[variant],
-                       "--prove-win", "--time-limit", str(budget), "--threads", "1", "--tt-mb", "1024", "--no-tables",
-                       "--certificate", certificate, "--json"]
-            print("+", " ".join(command), file=sys.stderr, flush=True)
-            answer = json.loads(subprocess.run(command, check=True, cwd=ROOT, capture_output=True, text=True).stdout)
+            answer = solve_start(dakon, variant, n, budget, os.path.join(directory, "claim", f"{n}x{n}.dkc"), ["--prove-win"])
             record = {"holes": n, "seeds": n, "rules": VARIANTS[variant], "at_least": answer["at_least"],
                       "holds": answer["holds"], "seconds": round(answer["seconds"], 2), "certificate": answer["certificate"]}
             out.write(json.dumps(record, sort_keys=True) + "\n")
@@ -92,17 +98,13 @@ def prove_claims(dakon, variant, budget):
 
 
 def solve_seven(dakon, variant, budget):
-    """Solves 7 x 7 of `variant` alone (`dakon solve` within `budget` seconds, one thread, with a
-    certificate of what it proves) into atlas/variants/<variant>/seven.json; returns the wall
-    time in seconds."""
+    """Solves 7 x 7 of `variant` alone (`dakon solve` within `budget` seconds, with a certificate
+    of what it proves) into atlas/variants/<variant>/seven.json; returns the wall time in
+    seconds."""
     directory = os.path.relpath(os.path.join(OUT, variant), ROOT)
     os.makedirs(os.path.join(ROOT, directory, "seven"), exist_ok=True)
-    command = [dakon, "solve", "start", "--holes", "7", "--seeds", "7", "--rules", VARIANTS[variant],
-               "--time-limit", str(budget), "--threads", "1", "--tt-mb", "1024", "--no-tables",
-               "--certificate", os.path.join(directory, "seven", "7x7.dkc"), "--json"]
-    print("+", " ".join(command), file=sys.stderr, flush=True)
     started = time.monotonic()
-    answer = json.loads(subprocess.run(command, check=True, cwd=ROOT, capture_output=True, text=True).stdout)
+    answer = solve_start(dakon, variant, 7, budget, os.path.join(directory, "seven", "7x7.dkc"))
     record = {"holes": 7, "seeds": 7, "rules": VARIANTS[variant], "exact": answer["exact"], "value": answer["value"],
               "lower": answer["lower"], "upper": answer["upper"], "seconds": round(answer["work"]["seconds"], 2),
               "certificate": answer["certificate"]}
