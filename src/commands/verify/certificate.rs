@@ -19,9 +19,11 @@ use crate::first_turn_commands;
 use crate::line::rules_line;
 use crate::search_args::interrupt_flag;
 
-/// The file of a board's certificate: rules, holes and seeds per hole, e.g. `dakon-7x7.dkc`.
+/// The file of a board's certificate: rules, holes and seeds per hole, e.g. `dakon-7x7.dkc`,
+/// or `dakon_skip-origin-7x7.dkc` for `dakon:skip-origin` (a `:` cannot be in a file name on
+/// every system).
 pub fn file_name(rules: RulesName, board: Board) -> String {
-    format!("{}-{}x{}.dkc", rules, board.holes, board.seeds)
+    format!("{}-{}x{}.dkc", rules.to_string().replace(':', "_"), board.holes, board.seeds)
 }
 
 /// Creates the certificates directory if needed, before any board is searched.
@@ -100,4 +102,17 @@ pub fn kept(row: &Row, dir: &Path) -> bool {
         && written.claim == Claim { lower: row.lower, upper: row.upper }
         && written.accepted().is_ok()
         && std::fs::metadata(&path).is_ok_and(|m| m.len() == written.bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_certificate_file_name_has_no_colon() {
+        let board = Board { holes: 7, seeds: 7 };
+        assert_eq!(file_name("dakon".parse().unwrap(), board), "dakon-7x7.dkc");
+        let traditional = "dakon:no-first-turn-capture,traditional".parse().unwrap();
+        assert_eq!(file_name(traditional, board), "dakon_no-first-turn-capture,traditional-7x7.dkc");
+    }
 }
