@@ -16,6 +16,7 @@ use dakon_solver::search::Solver;
 use crate::certificate_arg::CertificateOptions;
 use crate::certificate_writer::{claim, write_opening_certificate, Written};
 use crate::cli_error::CliError;
+use crate::commands::solve::{at_least_claim, at_least_verdict};
 use crate::position_arg::PositionArgs;
 use crate::ranked_moves::{ranked_moves, RankedMove};
 use crate::search_args::{interrupt_flag, solver_for, SearchArgs};
@@ -168,11 +169,7 @@ pub fn prove_at_least(
     let seconds = started.elapsed().as_secs_f64();
     let left = state.position.seeds_on_board() as i32;
     let trivial = claim(&state.position, -left, left);
-    let proven = match holds {
-        Some(true) => Claim { lower: bound, upper: trivial.upper },
-        Some(false) => Claim { lower: trivial.lower, upper: bound - 1 },
-        None => trivial,
-    };
+    let proven = at_least_claim(holds, bound, trivial);
     let written = match certificate {
         Some((path, certificate_options)) => {
             Some(write_opening_certificate(&solver, &state, options, proven, certificate_options, path, interrupt_flag())?)
@@ -188,14 +185,7 @@ pub fn prove_at_least(
         println!("{json}");
     } else {
         println!("position: {state} (rules {options})");
-        println!(
-            "{}",
-            match holds {
-                Some(true) => format!("proven: the value is at least {bound}"),
-                Some(false) => format!("refuted: the value is below {bound}"),
-                None => "unknown: stopped by a limit before a proof".to_string(),
-            }
-        );
+        println!("{}", at_least_verdict(holds, bound));
         println!(
             "work: {} positions in the leaf tests, {seconds:.3} s, endgame tables: {}",
             prover.leaf_nodes(),

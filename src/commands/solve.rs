@@ -156,12 +156,8 @@ pub fn run(args: Args, cluster: Option<&Cluster>) -> Result<(), CliError> {
         let answer = solver.prove_at_least(&position, bound - stored, &limits);
         drop(spinner);
         let seconds = answer.elapsed.as_secs_f64();
-        let (trivial_lower, trivial_upper) = trivial_bounds(&position);
-        let claim = match answer.holds {
-            Some(true) => Claim { lower: bound, upper: trivial_upper },
-            Some(false) => Claim { lower: trivial_lower, upper: bound - 1 },
-            None => Claim { lower: trivial_lower, upper: trivial_upper },
-        };
+        let (lower, upper) = trivial_bounds(&position);
+        let claim = at_least_claim(answer.holds, bound, Claim { lower, upper });
         keep_claim(db.as_ref(), &rules, &position, &claim, Proof::search(tables), answer.nodes, seconds);
         let certificate = certify(&args, &solver, &position, claim);
         let written = certificate.as_ref().and_then(|c| c.as_ref().ok());
@@ -176,12 +172,7 @@ pub fn run(args: Args, cluster: Option<&Cluster>) -> Result<(), CliError> {
             });
             println!("{json}");
         } else {
-            let verdict = match answer.holds {
-                Some(true) => format!("proven: the value is at least {bound}"),
-                Some(false) => format!("refuted: the value is below {bound}"),
-                None => "unknown: stopped by a limit before a proof".to_string(),
-            };
-            println!("position: {position}{}\n{verdict}", rules_note(&rules));
+            println!("position: {position}{}\n{}", rules_note(&rules), at_least_verdict(answer.holds, bound));
             print_work(answer.nodes, seconds, tables);
             if let Some(written) = written {
                 println!("{}", written.describe());
@@ -267,6 +258,25 @@ fn certify(args: &Args, solver: &Solver<RuleSet>, position: &Position, claim: Cl
 }
 
 /// The bounds of the final difference that need no search: every seed left lost, or won.
+/// What the answer `holds` to "is the value at least `bound`?" proves, within the bounds
+/// `trivial` (`None`: a limit stopped the test, so nothing more than them).
+pub fn at_least_claim(holds: Option<bool>, bound: i32, trivial: Claim) -> Claim {
+    match holds {
+        Some(true) => Claim { lower: bound, upper: trivial.upper },
+        Some(false) => Claim { lower: trivial.lower, upper: bound - 1 },
+        None => trivial,
+    }
+}
+
+/// The line that says the answer `holds` to "is the value at least `bound`?".
+pub fn at_least_verdict(holds: Option<bool>, bound: i32) -> String {
+    match holds {
+        Some(true) => format!("proven: the value is at least {bound}"),
+        Some(false) => format!("refuted: the value is below {bound}"),
+        None => "unknown: stopped by a limit before a proof".to_string(),
+    }
+}
+
 fn trivial_bounds(position: &Position) -> (i32, i32) {
     let (stored, left) = (position.store_difference(), position.seeds_on_board() as i32);
     (stored - left, stored + left)
