@@ -54,12 +54,16 @@ proptest! {
 
     #[test]
     fn flipped_valid_files(file in 0..12usize, flips in proptest::collection::vec((any::<prop::sample::Index>(), 1..=255u8), 1..4)) {
-        let mut bytes = valid_files()[file].clone();
+        let original = &valid_files()[file];
+        let mut bytes = original.clone();
         for (at, bits) in flips {
             let at = at.index(bytes.len());
             bytes[at] ^= bits;
         }
-        prop_assert_eq!(survives(&bytes), None, "a damaged file is refused");
+        // Two flips of one byte can cancel: only a file that differs is damaged.
+        if &bytes != original {
+            prop_assert_eq!(survives(&bytes), None, "a damaged file is refused");
+        }
         survives(&rechecksummed(&bytes));
     }
 
