@@ -257,7 +257,6 @@ fn certify(args: &Args, solver: &Solver<RuleSet>, position: &Position, claim: Cl
     Some(certificate_writer::write_certificate(solver, position, claim, &[], &args.certificate_options, path))
 }
 
-/// The bounds of the final difference that need no search: every seed left lost, or won.
 /// What the answer `holds` to "is the value at least `bound`?" proves, within the bounds
 /// `trivial` (`None`: a limit stopped the test, so nothing more than them).
 pub fn at_least_claim(holds: Option<bool>, bound: i32, trivial: Claim) -> Claim {
@@ -277,6 +276,7 @@ pub fn at_least_verdict(holds: Option<bool>, bound: i32) -> String {
     }
 }
 
+/// The bounds of the final difference that need no search: every seed left lost, or won.
 fn trivial_bounds(position: &Position) -> (i32, i32) {
     let (stored, left) = (position.store_difference(), position.seeds_on_board() as i32);
     (stored - left, stored + left)
