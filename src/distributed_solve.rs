@@ -72,10 +72,9 @@ pub fn solver_for(
 
 /// Solves `position` with every rank of `cluster`, from and into `db` (rank 0's) as
 /// [`crate::results_db::solve_kept`] does; each rank searches with its `solver` from
-/// [`solver_for`]. Every
-/// change of the proven bounds is said on standard error (final store differences), so that
-/// they are not lost even if the job is killed. Rank 0 gets the solution, the other ranks
-/// `None`.
+/// [`solver_for`]. Every change of the proven bounds is said on standard error (final store
+/// differences), and the root moves' bounds are kept in `db` before each, so that neither is
+/// lost even if the job is killed. Rank 0 gets the solution, the other ranks `None`.
 pub fn solve(
     cluster: &Cluster,
     solver: &Solver<RuleSet>,
@@ -92,6 +91,8 @@ pub fn solve(
         }
         let stored = position.store_difference();
         let progress = |p: &dakon_solver::search::Progress| {
+            // Kept before it is said, so that a job killed on seeing the line loses none of it.
+            keep_root_moves(solver, db, position, tables);
             eprintln!("dakon: proven so far: {:+} <= value <= {:+} ({} nodes over all ranks)", stored + p.lower, stored + p.upper, p.nodes)
         };
         let mut shared = None;
@@ -147,7 +148,7 @@ fn resume_root_moves(solver: &Solver<RuleSet>, db: Option<&ResultsDb>, position:
 }
 
 /// Keeps in `db` the bounds the shared table holds of every root move (each child's entry),
-/// proven by this run whether it finished or not, for a rerun to start from.
+/// proven by this run so far, for a rerun to start from.
 #[cfg(feature = "mpi")]
 fn keep_root_moves(solver: &Solver<RuleSet>, db: Option<&ResultsDb>, position: &Position, tables: bool) {
     if db.is_none() {

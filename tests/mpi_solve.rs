@@ -220,7 +220,11 @@ fn a_rerun_after_a_dead_rank_starts_from_every_root_move_kept_in_the_database() 
     let rerun = mpirun(3, &args);
     assert!(rerun.status.success(), "{}", stderr(&rerun));
     let errors = stderr(&rerun);
-    assert!(errors.contains("the solve starts from the database's bounds of"), "the log says which moves it starts from: {errors}");
+    assert!(
+        errors.contains("the solve starts from the database's bounds of"),
+        "the log says which moves it starts from: {errors}\nthe first run's log: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8_lossy(&rerun.stdout);
     assert!(text.contains("value: +10"), "{text}");
 }
