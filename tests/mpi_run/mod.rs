@@ -37,12 +37,28 @@ pub fn mpirun_command(ranks: usize, program: &str, args: &[&str]) -> Command {
 
 /// `mpirun -np ranks dakon args`, to its end.
 pub fn mpirun(ranks: usize, args: &[&str]) -> Output {
-    mpirun_command(ranks, env!("CARGO_BIN_EXE_dakon"), args).output().expect("mpirun runs (install openmpi-bin)")
+    mpirun_program(ranks, env!("CARGO_BIN_EXE_dakon"), args)
 }
 
-/// `mpirun -np ranks program args`, to its end.
+/// `mpirun -np ranks program args`, to its end: run again once if `mpirun` got stuck in its
+/// teardown (see [`STUCK_AFTER`]), whose status is then lost; a job's own hang still hangs.
 pub fn mpirun_program(ranks: usize, program: &str, args: &[&str]) -> Output {
-    mpirun_command(ranks, program, args).output().expect("mpirun runs (install openmpi-bin)")
+    let run = || {
+        let child = mpirun_command(ranks, program, args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("mpirun runs (install openmpi-bin)");
+        wait_or_stuck(child)
+    };
+    match run() {
+        (_, true) => {
+            eprintln!("the job is run again: its mpirun got stuck after its ranks ended");
+            run().0
+        }
+        (output, false) => output,
+    }
 }
 
 /// `mpirun -np ranks dakon args`, started, its output piped.
@@ -123,7 +139,12 @@ const STUCK_AFTER: Duration = Duration::from_secs(20);
 /// `mpirun` still there [`STUCK_AFTER`] its last rank ended is killed, and says so on the
 /// test's stderr; its status is then a failure. A rank that does not end is waited for: a
 /// hang of `dakon` is not excused.
-pub fn wait_for_job(mut child: Child) -> Output {
+pub fn wait_for_job(child: Child) -> Output {
+    wait_or_stuck(child).0
+}
+
+/// [`wait_for_job`], and whether `mpirun` had to be killed as stuck.
+fn wait_or_stuck(mut child: Child) -> (Output, bool) {
     let read_all = |mut pipe: Box<dyn Read + Send>| {
         std::thread::spawn(move || {
             let mut bytes = Vec::new();
@@ -135,6 +156,7 @@ pub fn wait_for_job(mut child: Child) -> Output {
     // None when the caller reads the standard error itself (see `kill_rank_when_said`).
     let stderr = child.stderr.take().map(|pipe| read_all(Box::new(pipe)));
     let mut ranks_gone_since = None;
+    let mut stuck = false;
     let status = loop {
         if let Some(status) = child.try_wait().unwrap() {
             break status;
@@ -144,11 +166,12 @@ pub fn wait_for_job(mut child: Child) -> Output {
         } else if ranks_gone_since.get_or_insert_with(Instant::now).elapsed() > STUCK_AFTER {
             eprintln!("mpirun (pid {}) outlived its ranks by {STUCK_AFTER:?}, stuck in its teardown: killed", child.id());
             child.kill().unwrap();
+            stuck = true;
             break child.wait().unwrap();
         }
         std::thread::sleep(Duration::from_millis(100));
     };
-    Output { status, stdout: stdout.join().unwrap(), stderr: stderr.map_or_else(Vec::new, |s| s.join().unwrap()) }
+    (Output { status, stdout: stdout.join().unwrap(), stderr: stderr.map_or_else(Vec::new, |s| s.join().unwrap()) }, stuck)
 }
 
 /// An empty directory `test/name` of the tests' temporary directory.
