@@ -114,11 +114,13 @@ fn check_one_to_four_ranks(dir: &Path, i: usize, rules: &str, position: &str) {
         let certificate = dir.join(format!("{i}-{ranks}.dkc"));
         let mut args = solve_args(rules, position);
         args.extend(["--certificate", certificate.to_str().unwrap()]);
-        let mut command = mpirun_command(ranks, env!("CARGO_BIN_EXE_dakon"), &args);
-        if separate {
-            command.env("DAKON_MPI_SEPARATE_RANKS", "1");
-        }
-        let shared = command.output().expect("mpirun runs");
+        let shared = mpi_run::run_to_end(|| {
+            let mut command = mpirun_command(ranks, env!("CARGO_BIN_EXE_dakon"), &args);
+            if separate {
+                command.env("DAKON_MPI_SEPARATE_RANKS", "1");
+            }
+            command
+        });
         let case = format!("{rules} {position}, {ranks} ranks{}", if separate { ", separate" } else { "" });
         assert!(shared.status.success(), "{case}: {}", stderr(&shared));
         let shared: Value = serde_json::from_slice(&shared.stdout).unwrap_or_else(|e| panic!("{case}: {e}"));
@@ -249,9 +251,11 @@ fn separate_nodes_share_one_table_and_search_fewer_nodes_than_each_alone() {
     let args =
         ["solve", "start", "--rules", "kalah", "--holes", "5", "--seeds", "3", "--threads", "1", "--tt-mb", "1", "--no-tables", "--json"];
     let run = |cross_node: &str| {
-        let mut command = mpirun_command(4, env!("CARGO_BIN_EXE_dakon"), &args);
-        command.env("DAKON_MPI_SEPARATE_RANKS", "1").env("DAKON_MPI_CROSS_NODE", cross_node);
-        let out = command.output().expect("mpirun runs");
+        let out = mpi_run::run_to_end(|| {
+            let mut command = mpirun_command(4, env!("CARGO_BIN_EXE_dakon"), &args);
+            command.env("DAKON_MPI_SEPARATE_RANKS", "1").env("DAKON_MPI_CROSS_NODE", cross_node);
+            command
+        });
         assert!(out.status.success(), "cross node {cross_node}: {}", stderr(&out));
         let json: Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(json["value"], Value::from(6), "cross node {cross_node}: {json}");

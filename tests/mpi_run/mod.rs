@@ -40,11 +40,17 @@ pub fn mpirun(ranks: usize, args: &[&str]) -> Output {
     mpirun_program(ranks, env!("CARGO_BIN_EXE_dakon"), args)
 }
 
-/// `mpirun -np ranks program args`, to its end: run again once if `mpirun` got stuck in its
-/// teardown (see [`STUCK_AFTER`]), whose status is then lost; a job's own hang still hangs.
+/// `mpirun -np ranks program args`, to its end (see [`run_to_end`]).
 pub fn mpirun_program(ranks: usize, program: &str, args: &[&str]) -> Output {
+    run_to_end(|| mpirun_command(ranks, program, args))
+}
+
+/// The `mpirun` job that `command` makes, to its end: run again once, from a new command, if
+/// `mpirun` got stuck in its teardown (see [`STUCK_AFTER`]), whose status is then lost; a
+/// job's own hang still hangs.
+pub fn run_to_end(command: impl Fn() -> Command) -> Output {
     let run = || {
-        let child = mpirun_command(ranks, program, args)
+        let child = command()
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -135,6 +141,10 @@ pub fn kill_rank_when_said(mut child: Child, rank: usize, text: &str, times: usi
 /// `mpirun`s died of SIGSEGV instead.
 const STUCK_AFTER: Duration = Duration::from_secs(20);
 
+/// How long a launcher whose ranks were never seen (they may have started and ended between
+/// two looks) is given before it is taken to be stuck.
+const STARTED_WITHIN: Duration = Duration::from_secs(300);
+
 /// Waits for the end of the job `child` (its output piped) and returns its output. An
 /// `mpirun` still there [`STUCK_AFTER`] its last rank ended is killed, and says so on the
 /// test's stderr; its status is then a failure. A rank that does not end is waited for: a
@@ -155,15 +165,18 @@ fn wait_or_stuck(mut child: Child) -> (Output, bool) {
     let stdout = read_all(Box::new(child.stdout.take().expect("stdout piped")));
     // None when the caller reads the standard error itself (see `kill_rank_when_said`).
     let stderr = child.stderr.take().map(|pipe| read_all(Box::new(pipe)));
-    let mut ranks_gone_since = None;
+    let (mut ranks_seen, mut ranks_gone_since) = (false, None);
     let mut stuck = false;
     let status = loop {
         if let Some(status) = child.try_wait().unwrap() {
             break status;
         }
+        // A loaded machine may take long to start the ranks: until they are seen, only a
+        // launcher without ranks for much longer is taken as stuck.
+        let patience = if ranks_seen { STUCK_AFTER } else { STARTED_WITHIN };
         if running_ranks(child.id()).next().is_some() {
-            ranks_gone_since = None;
-        } else if ranks_gone_since.get_or_insert_with(Instant::now).elapsed() > STUCK_AFTER {
+            (ranks_seen, ranks_gone_since) = (true, None);
+        } else if ranks_gone_since.get_or_insert_with(Instant::now).elapsed() > patience {
             eprintln!("mpirun (pid {}) outlived its ranks by {STUCK_AFTER:?}, stuck in its teardown: killed", child.id());
             child.kill().unwrap();
             stuck = true;
