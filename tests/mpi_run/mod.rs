@@ -49,15 +49,7 @@ pub fn mpirun_program(ranks: usize, program: &str, args: &[&str]) -> Output {
 /// `mpirun` got stuck in its teardown (see [`STUCK_AFTER`]), whose status is then lost; a
 /// job's own hang still hangs.
 pub fn run_to_end(command: impl Fn() -> Command) -> Output {
-    let run = || {
-        let child = command()
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("mpirun runs (install openmpi-bin)");
-        wait_or_stuck(child)
-    };
+    let run = || wait_or_stuck(spawn_piped(command()));
     match run() {
         (_, true) => {
             eprintln!("the job is run again: its mpirun got stuck after its ranks ended");
@@ -69,11 +61,12 @@ pub fn run_to_end(command: impl Fn() -> Command) -> Output {
 
 /// `mpirun -np ranks dakon args`, started, its output piped.
 pub fn spawn_mpirun(ranks: usize, args: &[&str]) -> Child {
-    mpirun_command(ranks, env!("CARGO_BIN_EXE_dakon"), args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("mpirun runs (install openmpi-bin)")
+    spawn_piped(mpirun_command(ranks, env!("CARGO_BIN_EXE_dakon"), args))
+}
+
+/// The `mpirun` job `command`, started with no input and its output piped.
+fn spawn_piped(mut command: Command) -> Child {
+    command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("mpirun runs (install openmpi-bin)")
 }
 
 /// The ranks of the job of `mpirun` that are still running, as (rank, process id): its
@@ -166,21 +159,21 @@ fn wait_or_stuck(mut child: Child) -> (Output, bool) {
     // None when the caller reads the standard error itself (see `kill_rank_when_said`).
     let stderr = child.stderr.take().map(|pipe| read_all(Box::new(pipe)));
     let (mut ranks_seen, mut ranks_gone_since) = (false, None);
-    let mut stuck = false;
-    let status = loop {
+    let (status, stuck) = loop {
         if let Some(status) = child.try_wait().unwrap() {
-            break status;
+            break (status, false);
         }
-        // A loaded machine may take long to start the ranks: until they are seen, only a
-        // launcher without ranks for much longer is taken as stuck.
-        let patience = if ranks_seen { STUCK_AFTER } else { STARTED_WITHIN };
         if running_ranks(child.id()).next().is_some() {
             (ranks_seen, ranks_gone_since) = (true, None);
-        } else if ranks_gone_since.get_or_insert_with(Instant::now).elapsed() > patience {
-            eprintln!("mpirun (pid {}) outlived its ranks by {STUCK_AFTER:?}, stuck in its teardown: killed", child.id());
-            child.kill().unwrap();
-            stuck = true;
-            break child.wait().unwrap();
+        } else {
+            // A loaded machine may take long to start the ranks: until they are seen, only a
+            // launcher without ranks for much longer is taken as stuck.
+            let patience = if ranks_seen { STUCK_AFTER } else { STARTED_WITHIN };
+            if ranks_gone_since.get_or_insert_with(Instant::now).elapsed() > patience {
+                eprintln!("mpirun (pid {}) outlived its ranks by {patience:?}, stuck in its teardown: killed", child.id());
+                child.kill().unwrap();
+                break (child.wait().unwrap(), true);
+            }
         }
         std::thread::sleep(Duration::from_millis(100));
     };
