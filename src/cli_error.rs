@@ -10,6 +10,10 @@ pub enum CliError {
     Input(String),
     /// Something failed while working: a file could not be read or written.
     Failure(String),
+    /// The work ran to its end (on every rank of an MPI job too) and its outcome is a failure:
+    /// some lines or certificates failed, or Ctrl-C cut it short. Exit status 1, like
+    /// `Failure`, but no rank is left waiting in an exchange, so the job need not be aborted.
+    FailedOutcome(String),
 }
 
 impl CliError {
@@ -17,7 +21,7 @@ impl CliError {
     pub fn exit_code(&self) -> i32 {
         match self {
             CliError::Input(_) => 2,
-            CliError::Failure(_) => 1,
+            CliError::Failure(_) | CliError::FailedOutcome(_) => 1,
         }
     }
 }
@@ -25,7 +29,7 @@ impl CliError {
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CliError::Input(message) | CliError::Failure(message) => f.write_str(message),
+            CliError::Input(message) | CliError::Failure(message) | CliError::FailedOutcome(message) => f.write_str(message),
         }
     }
 }

@@ -23,6 +23,7 @@ mod spinner;
 mod tables_arg;
 
 use clap::{Parser, Subcommand};
+use cli_error::CliError;
 
 /// Exact perfect-play solver for Dakon, the Javanese mancala, and for Kalah (`--rules kalah`).
 ///
@@ -109,8 +110,13 @@ fn main() {
     };
     if let Err(error) = result {
         eprintln!("dakon{}: {error}", cluster::label(cluster.as_ref()));
-        if let Some(cluster) = &cluster {
-            abort_job(cluster, error.exit_code());
+        if let Some(cluster) = cluster {
+            // After a failed outcome every rank has left its exchanges: the job ends normally
+            // (MPI is finalized as `cluster` drops here), sparing Open MPI's abort path, whose
+            // launcher can crash in its teardown.
+            if !matches!(error, CliError::FailedOutcome(_)) {
+                abort_job(&cluster, error.exit_code());
+            }
         }
         std::process::exit(error.exit_code());
     }

@@ -123,7 +123,9 @@ pub fn solver_with_built_tables(
     let config = search.config();
     // The solve searches with the tiers as built: images would only add writing to its time.
     let (tables, report) = build_and_say(rules, probe, max_seeds, config.threads, interrupt_flag(), false, "dakon")?;
-    let memory = MemoryAfterBuild { resident_bytes: resident_bytes(), peak_bytes: peak_resident_bytes() };
+    let resident = resident_bytes();
+    // The kernel's counters are approximate between reads: the peak is at least what is resident.
+    let memory = MemoryAfterBuild { resident_bytes: resident, peak_bytes: peak_resident_bytes().max(resident) };
     Ok((Solver::new(rules, config, Some(std::sync::Arc::new(tables))), report, memory))
 }
 

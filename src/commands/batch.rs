@@ -175,11 +175,11 @@ pub fn run(args: Args, cluster: Option<&Cluster>) -> Result<(), CliError> {
     );
     if tally.written < todo.len() {
         let resume = if args.out.is_some() { "; rerun with --resume to continue" } else { "" };
-        return Err(CliError::Failure(format!("interrupted after {} of {} lines{resume}", tally.written, todo.len())));
+        return Err(CliError::FailedOutcome(format!("interrupted after {} of {} lines{resume}", tally.written, todo.len())));
     }
     let failed = failed_before + tally.failed;
     if failed > 0 {
-        return Err(CliError::Failure(format!("{failed} of {} lines failed: see their error records", items.len())));
+        return Err(CliError::FailedOutcome(format!("{failed} of {} lines failed: see their error records", items.len())));
     }
     Ok(())
 }

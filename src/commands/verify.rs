@@ -241,11 +241,11 @@ pub fn run(args: Args, cluster: Option<&Cluster>) -> Result<(), CliError> {
     write_outputs(&args, &boards, &rows, config.threads, finished)?;
     let problems: Vec<String> = rows.iter().filter_map(certificate::problem).collect();
     if !problems.is_empty() {
-        Err(CliError::Failure(format!("{} certificate(s) not written or refused: {}", problems.len(), problems.join("; "))))
+        Err(CliError::FailedOutcome(format!("{} certificate(s) not written or refused: {}", problems.len(), problems.join("; "))))
     } else if finished {
         Ok(())
     } else {
-        Err(CliError::Failure(format!(
+        Err(CliError::FailedOutcome(format!(
             "interrupted after {} of {} boards (a board cut short shows the bounds proven so far){}",
             rows.len(),
             boards.len(),

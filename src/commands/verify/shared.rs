@@ -96,7 +96,7 @@ fn encode_result(result: &Result<Row, CliError>) -> Vec<u8> {
     let (tag, text) = match result {
         Ok(row) => (0, record::json(row)),
         Err(CliError::Input(message)) => (1, message.clone()),
-        Err(CliError::Failure(message)) => (2, message.clone()),
+        Err(CliError::Failure(message) | CliError::FailedOutcome(message)) => (2, message.clone()),
     };
     [vec![tag], text.into_bytes()].concat()
 }
