@@ -9,8 +9,33 @@ use crate::tier_layout::TierLayout;
 /// Positions a run of the default [`BuildSchedule::solve_run`].
 pub const SOLVE_RUN: u64 = 1 << 15;
 
+/// What the table builder needs of a move: where its successor's value lives (its tier and
+/// index there), what the move earns the mover, and whether the mover moves again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BuildStep {
+    /// Seeds on the successor's board: its tier.
+    pub seeds: u32,
+    /// The successor's index in its tier.
+    pub index: u64,
+    /// What the move earns the mover ([`crate::rules::Step::gain`]).
+    pub gain: i32,
+    /// Whether the mover moves again.
+    pub same_mover: bool,
+}
+
 /// The order and the units of work in which the table builder solves a tier.
 pub trait BuildSchedule: TierLayout {
+    /// What a builder thread keeps from one [`BuildSchedule::build_step`] to the next (`()`
+    /// for rules that play every move in full).
+    type StepMemo: Default;
+    /// The [`BuildStep`] of move `mv` from `pos`, a position of `seeds` seeds on the board.
+    /// The default plays the move and ranks the successor; rules whose moves repeat their
+    /// effect across boards may answer from what `memo` kept of earlier moves.
+    #[inline]
+    fn build_step(&self, pos: &Self::Position, seeds: u32, mv: u8, memo: &mut Self::StepMemo) -> BuildStep {
+        let _ = (seeds, memo);
+        played_step(self, pos, mv)
+    }
     /// The order in which the endgame-table builder solves the positions of one tier: for
     /// every legal move of `pos` whose successor has as many seeds on the board as `pos`,
     /// `tier_order(next) < tier_order(pos)`. (Dakon: the seeds weighted by their distance to
@@ -39,6 +64,13 @@ pub trait BuildSchedule: TierLayout {
     fn solve_run(&self, seeds: u32, run: u64, visit: &mut dyn FnMut(u64, &Self::Position)) {
         walk_index_run(self, seeds, run, visit);
     }
+}
+
+/// The [`BuildStep`] of move `mv` from `pos`, the move played in full.
+#[inline]
+pub(crate) fn played_step<L: TierLayout + ?Sized>(layout: &L, pos: &L::Position, mv: u8) -> BuildStep {
+    let step = layout.play(pos, mv);
+    BuildStep { seeds: layout.seeds_on_board(&step.next), index: layout.index(&step.next), gain: step.gain, same_mover: step.same_mover }
 }
 
 /// How many runs of [`SOLVE_RUN`] positions in index order tier `seeds` holds.

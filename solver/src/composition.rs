@@ -132,6 +132,31 @@ pub fn rank_u64(leading: &[u8]) -> u64 {
     rank
 }
 
+/// What parts `first..first + len` add to a [`rank_u64`] when the parts before them hold
+/// `before` seeds, the parts given as the low `len` bytes of `parts` (byte `i`, part
+/// `first + i`), as a row of up to eight holes is held in a lane. A rank is the sum of its
+/// pieces', so a piece that stays the same over many boards is ranked once. The caller
+/// guarantees at most [`MAX_SEEDS`] seeds in the parts and before them, and a whole rank
+/// that fits 64 bits.
+///
+/// # Panics
+/// Panics on more than 8 parts or parts beyond the last of [`MAX_PARTS`].
+#[inline]
+pub fn rank_piece_u64(parts: u64, len: usize, first: usize, before: usize) -> u64 {
+    assert!(len <= 8, "at most 8 parts in a piece");
+    let terms = &RANK_TERMS[first..first + len];
+    // Byte `i` of the product is the seeds of parts `0..=i` (below 256: no carry between
+    // bytes), so the terms' loads do not wait for one another.
+    let sums = parts.wrapping_mul(0x0101_0101_0101_0101).to_le_bytes();
+    let mut rank = 0u64;
+    for (i, row) in terms.iter().enumerate() {
+        let bar = before + sums[i & 7] as usize;
+        debug_assert!(bar <= MAX_SEEDS, "more than {MAX_SEEDS} seeds");
+        rank = rank.wrapping_add(row[bar & MAX_SEEDS]);
+    }
+    rank
+}
+
 /// `FITS_64_BITS[p]`: the most seeds `s` with `C(s + p, p)` below `2^64` (at most
 /// [`MAX_SEEDS`]), the check of [`rank_u64`] as one small load.
 static FITS_64_BITS: [u16; MAX_PARTS] = fits_64_bits();

@@ -3,7 +3,7 @@
 
 use crate::minimax;
 
-use dakon_solver::build_schedule::BuildSchedule;
+use dakon_solver::build_schedule::{BuildSchedule, BuildStep};
 use dakon_solver::dakon::Player;
 use dakon_solver::oracle::Oracle;
 use dakon_solver::rules::{MoveList, Rules, Step};
@@ -66,6 +66,35 @@ fn kalah_tiers_match_minimax() {
 fn kalah_six_hole_tiers_match_minimax() {
     for name in KALAH {
         check_board(name, 6, 6);
+    }
+}
+
+/// The builder's step of a move (which Kalah answers from a memo of the mover's row) is the
+/// move played and its successor ranked, on every board of the small tiers, with one memo
+/// for all of them, so that moves are found in it, missed and evicted.
+#[test]
+fn build_steps_are_the_moves_played_and_ranked() {
+    for name in RulesName::ALL {
+        for holes in 1..=9 {
+            let rules = RuleSet::new(name, holes).unwrap();
+            let mut memo = <RuleSet as BuildSchedule>::StepMemo::default();
+            let max_seeds = if holes <= 4 { 9 } else { 5 };
+            for seeds in 0..=max_seeds {
+                for index in 0..rules.tier_size(seeds) {
+                    let pos = rules.position_at(seeds, index);
+                    for &mv in rules.legal_moves(&pos).as_slice() {
+                        let step = rules.play(&pos, mv);
+                        let played = BuildStep {
+                            seeds: rules.seeds_on_board(&step.next),
+                            index: rules.index(&step.next),
+                            gain: step.gain,
+                            same_mover: step.same_mover,
+                        };
+                        assert_eq!(rules.build_step(&pos, seeds, mv, &mut memo), played, "{name} {pos}, move {mv}");
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -139,6 +168,8 @@ impl TierLayout for Unordered {
 }
 
 impl BuildSchedule for Unordered {
+    type StepMemo = ();
+
     fn tier_order(&self, _: &Self::Position) -> u32 {
         0
     }

@@ -3,7 +3,8 @@
 //! implemented once, here, for every [`DakonBoardRules`].
 
 use super::{tiers, Key, Position};
-use crate::build_schedule::{index_runs, walk_index_run, BuildSchedule};
+use crate::build_schedule::{index_runs, played_step, walk_index_run, BuildSchedule, BuildStep};
+use crate::kalah::RowMoveMemo;
 use crate::rules::{Rules, Step};
 use crate::tier_layout::TierLayout;
 use crate::transposition_key::TranspositionKey;
@@ -20,6 +21,17 @@ pub trait DakonBoardRules: Rules<Position = Position> {
     /// moves change the mover's row alone, apart from the seeds sown past the store and a
     /// capture, since the successors of a run then lie in a few small blocks of their tiers.
     fn solves_by_mover_rows(&self) -> bool;
+    /// The table builder's [`BuildStep`] of move `mv` from `pos`, a position of tier `seeds`
+    /// ([`BuildSchedule::build_step`]): by default the move played in full; Kalah answers
+    /// from what `memo` kept of the same mover's row.
+    #[inline]
+    fn build_step_with(&self, pos: &Position, seeds: u32, mv: u8, memo: &mut RowMoveMemo) -> BuildStep
+    where
+        Self: Sized,
+    {
+        let _ = (seeds, memo);
+        played_step(self, pos, mv)
+    }
 }
 
 impl<R: DakonBoardRules> TranspositionKey for R {
@@ -52,6 +64,13 @@ impl<R: DakonBoardRules> TierLayout for R {
 }
 
 impl<R: DakonBoardRules> BuildSchedule for R {
+    type StepMemo = RowMoveMemo;
+
+    #[inline]
+    fn build_step(&self, pos: &Position, seeds: u32, mv: u8, memo: &mut RowMoveMemo) -> BuildStep {
+        self.build_step_with(pos, seeds, mv, memo)
+    }
+
     #[inline]
     fn tier_order(&self, pos: &Position) -> u32 {
         tiers::distance_to_stores(pos)

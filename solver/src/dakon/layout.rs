@@ -307,6 +307,20 @@ const fn layouts() -> [Layout; MAX_HOLES + 1] {
     [layout(0), layout(1), layout(2), layout(3), layout(4), layout(5), layout(6), layout(7), layout(8), layout(9)]
 }
 
+/// The sum of the 16 bytes of `lane`, however large.
+#[inline(always)]
+pub(crate) fn wide_byte_sum(lane: u128) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE2 is part of every x86_64 processor; a `u128` and an `__m128i` are 16 plain bytes.
+    unsafe {
+        use std::arch::x86_64::{__m128i, _mm_sad_epu8, _mm_setzero_si128};
+        let halves: u128 = std::mem::transmute(_mm_sad_epu8(std::mem::transmute::<u128, __m128i>(lane), _mm_setzero_si128()));
+        (halves as u64 as u32) + ((halves >> 64) as u64 as u32)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    lane.to_le_bytes().iter().map(|&b| u32::from(b)).sum()
+}
+
 /// The sum of the bytes selected by `mask` in one lane (valid while it stays within 255).
 #[inline(always)]
 pub(crate) fn byte_sum(lane: u128, mask: u128) -> u8 {

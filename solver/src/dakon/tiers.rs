@@ -2,8 +2,8 @@
 //! seeds, the perfect index of a board among them, and the order in which the table builder
 //! solves one tier.
 
-use super::layout::{Lanes, LAYOUTS};
-use super::{Player, Position, Side};
+use super::layout::{self, Lanes, LAYOUTS};
+use super::{Player, Position};
 use crate::composition;
 
 /// How many boards of `holes` holes per row hold exactly `seeds` seeds.
@@ -135,8 +135,12 @@ pub(crate) fn walk_row_run(holes: usize, seeds: u32, run: u64, visit: &mut dyn F
 /// so it lowers this: the order in which the table builder solves a tier.
 #[inline]
 pub(crate) fn distance_to_stores(pos: &Position) -> u32 {
-    let n = pos.holes();
-    (0..n).map(|r| (n - r) as u32 * (pos.seeds(Side::Mover, r) as u32 + pos.seeds(Side::Opponent, r) as u32)).sum()
+    let row_mask = LAYOUTS[pos.holes()].row_mask;
+    // Byte `r`: the seeds of both players' holes `r` (at most 255 on a board, so no byte
+    // carries), then of their holes `0..=r`; the sum over `r` of the latter counts a seed of
+    // hole `r` once for each of the `n - r` holes from it on.
+    let holes = (pos.lane(0) & row_mask) + (pos.lane(1) & row_mask);
+    layout::wide_byte_sum(holes.wrapping_mul(u128::MAX / 255) & row_mask)
 }
 
 /// The [`distance_to_stores`] of the boards at indices `first..first + orders.len()` of tier
@@ -163,8 +167,8 @@ mod tests {
 
     #[test]
     fn the_distances_of_a_run_are_those_of_its_positions() {
-        for holes in 1..=4 {
-            for seeds in 0..=8 {
+        for holes in 1..=9 {
+            for seeds in 0..=if holes <= 4 { 8 } else { 4 } {
                 let size = tier_size(holes, seeds);
                 for first in [0, size / 3, size - 1] {
                     let mut orders = vec![0u32; (size - first) as usize];

@@ -24,10 +24,13 @@
 //! ```
 
 mod outcome;
+mod row_moves;
 mod sowing;
 
 pub use outcome::{Capture, Outcome};
+pub use row_moves::RowMoveMemo;
 
+use crate::build_schedule::BuildStep;
 use crate::dakon::layout::{LAYOUTS, MAX_HOLES};
 use crate::dakon::{step, DakonBoardRules, MoveError, Position, PositionError, Side};
 use crate::rules::{MoveList, Rules, Step};
@@ -186,5 +189,10 @@ impl DakonBoardRules for Kalah {
     /// their tiers.
     fn solves_by_mover_rows(&self) -> bool {
         true
+    }
+
+    #[inline]
+    fn build_step_with(&self, pos: &Position, seeds: u32, mv: u8, memo: &mut RowMoveMemo) -> BuildStep {
+        row_moves::build_step(self, pos, seeds, mv, memo)
     }
 }

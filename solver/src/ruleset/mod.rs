@@ -29,8 +29,9 @@ pub use name::{RulesName, UnknownRules};
 pub use played::Played;
 pub use solution_record::{outcome, MoveRecord, SolutionRecord};
 
+use crate::build_schedule::BuildStep;
 use crate::dakon::{Dakon, DakonBoardRules, MoveError, Position, PositionError};
-use crate::kalah::{CaptureRule, Kalah};
+use crate::kalah::{CaptureRule, Kalah, RowMoveMemo};
 use crate::rules::{MoveList, Rules, Step};
 
 /// Dakon (with its options) or Kalah, for boards of one size.
@@ -157,5 +158,10 @@ impl DakonBoardRules for RuleSet {
 
     fn solves_by_mover_rows(&self) -> bool {
         dispatch!(self, r => r.solves_by_mover_rows())
+    }
+
+    #[inline]
+    fn build_step_with(&self, pos: &Position, seeds: u32, mv: u8, memo: &mut RowMoveMemo) -> BuildStep {
+        dispatch!(self, r => r.build_step_with(pos, seeds, mv, memo))
     }
 }

@@ -78,7 +78,8 @@ pub(crate) fn solve_tier<R: BuildSchedule>(
     // The rules' runs (see [`BuildSchedule::solve_run`]), in parallel, each one a unit another thread
     // may take: Kalah's differ in size a thousandfold (its first runs hold most of a tier), and
     // halving the range of runs left them to one thread.
-    (0..rules.solve_runs(seeds) as usize).into_par_iter().with_max_len(1).try_for_each(|run| {
+    // Each worker keeps its memo of moves (`BuildSchedule::build_step`) from run to run.
+    (0..rules.solve_runs(seeds) as usize).into_par_iter().with_max_len(1).try_for_each_init(R::StepMemo::default, |memo, run| {
         let run = run as u64;
         if stopped() {
             return Ok(()); // the tier is dropped anyway
@@ -89,13 +90,13 @@ pub(crate) fn solve_tier<R: BuildSchedule>(
         rules.solve_run(seeds, run, &mut |index, pos| {
             visited += 1;
             if failed.is_none() {
-                failed = tier.push(&mut batch, index, pos).err();
+                failed = tier.push(&mut batch, memo, index, pos).err();
             }
         });
         if let Some(e) = failed {
             return Err(e);
         }
-        tier.finish(&mut batch)?;
+        tier.finish(&mut batch, memo)?;
         progress.solved(visited);
         Ok(())
     })?;
@@ -148,6 +149,9 @@ struct Edge {
     same_mover: bool,
 }
 
+/// A placeholder in an array of edges, before it is filled.
+const EMPTY_EDGE: Edge = Edge { index: 0, seeds: 0, gain: 0, mv: 0, same_mover: false };
+
 impl<R: BuildSchedule> Tier<'_, R> {
     /// The value of position `index` of this tier, if it is solved.
     #[inline]
@@ -169,10 +173,9 @@ impl<R: BuildSchedule> Tier<'_, R> {
     }
 
     #[inline]
-    fn edge(&self, pos: &R::Position, mv: u8) -> Edge {
-        let step = self.rules.play(pos, mv);
-        let (seeds, index) = (self.rules.seeds_on_board(&step.next), self.rules.index(&step.next));
-        Edge { index, seeds, gain: step.gain as i16, mv, same_mover: step.same_mover }
+    fn edge(&self, memo: &mut R::StepMemo, pos: &R::Position, mv: u8) -> Edge {
+        let step = self.rules.build_step(pos, self.seeds, mv, memo);
+        Edge { index: step.index, seeds: step.seeds, gain: step.gain as i16, mv, same_mover: step.same_mover }
     }
 
     /// Requests the cache lines that reading `edge`'s successor will touch.
@@ -187,29 +190,29 @@ impl<R: BuildSchedule> Tier<'_, R> {
 
     /// Adds position `index` of this tier, `pos`, to `batch` unless it is solved already: its
     /// successors' lines are requested now, and a full batch is solved.
-    fn push(&self, batch: &mut Batch<R::Position>, index: u64, pos: &R::Position) -> Result<(), TableError> {
+    fn push(&self, batch: &mut Batch<R::Position>, memo: &mut R::StepMemo, index: u64, pos: &R::Position) -> Result<(), TableError> {
         if self.is_solved(index) {
             return Ok(());
         }
         for &mv in self.rules.legal_moves(pos).as_slice() {
-            let edge = self.edge(pos, mv);
+            let edge = self.edge(memo, pos, mv);
             self.prefetch(&edge);
             batch.edges.push(edge);
         }
         batch.positions.push((index, *pos, batch.edges.len()));
         if batch.positions.len() == BATCH {
-            self.finish(batch)?;
+            self.finish(batch, memo)?;
         }
         Ok(())
     }
 
     /// Solves the positions of `batch` and empties it.
-    fn finish(&self, batch: &mut Batch<R::Position>) -> Result<(), TableError> {
+    fn finish(&self, batch: &mut Batch<R::Position>, memo: &mut R::StepMemo) -> Result<(), TableError> {
         let mut from = 0;
         for &(index, pos, to) in &batch.positions {
             // An earlier position of the batch may have solved this one on its way.
             if !self.is_solved(index) {
-                self.evaluate(index, &pos, batch.edges[from..to].iter().copied())?;
+                self.evaluate(memo, index, &pos, &batch.edges[from..to])?;
             }
             from = to;
         }
@@ -219,18 +222,23 @@ impl<R: BuildSchedule> Tier<'_, R> {
     }
 
     /// Solves `pos`, at `index` in this tier, and records its value.
-    fn solve(&self, index: u64, pos: &R::Position) -> Result<i8, TableError> {
-        self.evaluate(index, pos, self.rules.legal_moves(pos).as_slice().iter().map(|&mv| self.edge(pos, mv)))
+    fn solve(&self, memo: &mut R::StepMemo, index: u64, pos: &R::Position) -> Result<i8, TableError> {
+        let moves = self.rules.legal_moves(pos);
+        let mut edges = [EMPTY_EDGE; MoveList::CAPACITY];
+        for (edge, &mv) in edges.iter_mut().zip(moves.as_slice()) {
+            *edge = self.edge(memo, pos, mv);
+        }
+        self.evaluate(memo, index, pos, &edges[..moves.as_slice().len()])
     }
 
     /// Records and returns the value of `pos` (at `index` in this tier) from its moves, `edges`
     /// (none: the game is over): the best move's gain plus (or minus, when the turn passes)
     /// its successor's value. Its mark comes from the same values: the best of the moves that
     /// leave the tier, and whether any stays.
-    fn evaluate(&self, index: u64, pos: &R::Position, edges: impl Iterator<Item = Edge>) -> Result<i8, TableError> {
+    fn evaluate(&self, memo: &mut R::StepMemo, index: u64, pos: &R::Position, edges: &[Edge]) -> Result<i8, TableError> {
         let (mut best, mut best_leave, mut stays) = (None, None, false);
         for edge in edges {
-            let next = self.successor_value(index, pos, &edge)? as i32;
+            let next = self.successor_value(memo, index, pos, edge)? as i32;
             let value = edge.gain as i32 + if edge.same_mover { next } else { -next };
             best = best.max(Some(value));
             if edge.seeds == self.seeds {
@@ -246,7 +254,7 @@ impl<R: BuildSchedule> Tier<'_, R> {
 
     /// The value of `edge`'s successor; one in this tier not solved yet is solved first.
     #[inline]
-    fn successor_value(&self, index: u64, pos: &R::Position, edge: &Edge) -> Result<i8, TableError> {
+    fn successor_value(&self, memo: &mut R::StepMemo, index: u64, pos: &R::Position, edge: &Edge) -> Result<i8, TableError> {
         if edge.seeds != self.seeds {
             return Ok(self.lower[edge.seeds as usize][edge.index as usize] as i8);
         }
@@ -257,7 +265,7 @@ impl<R: BuildSchedule> Tier<'_, R> {
         if self.rules.tier_order(&next) >= self.rules.tier_order(pos) {
             return Err(TableError::Order { seeds: self.seeds, index, successor: edge.index });
         }
-        self.solve(edge.index, &next)
+        self.solve(memo, edge.index, &next)
     }
 }
 
