@@ -315,7 +315,7 @@ pub(crate) fn wide_byte_sum(lane: u128) -> u32 {
     unsafe {
         use std::arch::x86_64::{__m128i, _mm_sad_epu8, _mm_setzero_si128};
         let halves: u128 = std::mem::transmute(_mm_sad_epu8(std::mem::transmute::<u128, __m128i>(lane), _mm_setzero_si128()));
-        (halves as u64 as u32) + ((halves >> 64) as u64 as u32)
+        (halves as u64).wrapping_add((halves >> 64) as u64) as u32
     }
     #[cfg(not(target_arch = "x86_64"))]
     lane.to_le_bytes().iter().map(|&b| u32::from(b)).sum()
@@ -324,16 +324,5 @@ pub(crate) fn wide_byte_sum(lane: u128) -> u32 {
 /// The sum of the bytes selected by `mask` in one lane (valid while it stays within 255).
 #[inline(always)]
 pub(crate) fn byte_sum(lane: u128, mask: u128) -> u8 {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: SSE2 is part of every x86_64 processor; a `u128` and an `__m128i` are 16 plain bytes.
-    unsafe {
-        use std::arch::x86_64::{__m128i, _mm_sad_epu8, _mm_setzero_si128};
-        let halves: u128 = std::mem::transmute(_mm_sad_epu8(std::mem::transmute::<u128, __m128i>(lane & mask), _mm_setzero_si128()));
-        (halves as u64).wrapping_add((halves >> 64) as u64) as u8
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        const ONES: u128 = u128::MAX / 255;
-        ((lane & mask).wrapping_mul(ONES) >> 120) as u8
-    }
+    wide_byte_sum(lane & mask) as u8
 }
