@@ -59,6 +59,14 @@ pub fn solver_for(
         let oracle = probe.open_in_background(rules)?;
         let tables = oracle.is_some();
         let node = dakon_mpi::NodeMemory::join(cluster, root_seeds.saturating_sub(dakon_mpi::SHALLOW_SEEDS));
+        if cluster.is_root() && node.ranks() > 1 && dakon_mpi::shared_memory_in_huge_pages() == Some(false) {
+            eprintln!(
+                "dakon: note: /dev/shm is not mounted with huge pages, so the table this node's {} ranks share is in 4 KiB pages, \
+                 which slows a search without endgame tables by about a fifth (as root: mount -o remount,huge=within_size /dev/shm; \
+                 docs/DISTRIBUTED.md)",
+                node.ranks()
+            );
+        }
         let mut config = search.config();
         config.tt_bytes = config.tt_bytes.saturating_mul(node.ranks());
         Ok((Solver::new_in(rules, config, oracle, &node), tables))

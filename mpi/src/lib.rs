@@ -40,6 +40,6 @@ pub use cluster::Cluster;
 pub use cluster_region::{one_sided_traffic, OneSidedTraffic, SHALLOW_SEEDS, SHARED_SEEDS};
 pub use distributed_solve::{solve, Cut, Distributed};
 pub use jobs::{broadcast_bytes, serve_jobs, work_jobs};
-pub use node_memory::{separate_ranks, NodeMemory, CROSS_NODE, SEPARATE_RANKS};
+pub use node_memory::{separate_ranks, shared_memory_in_huge_pages, NodeMemory, CROSS_NODE, SEPARATE_RANKS};
 pub use phases::{Phases, Spent};
 pub use shared_build::{build_tiers, PartitionOptions, RankFigures, SharedBuildReport};

@@ -90,6 +90,29 @@ impl NodeMemory {
     }
 }
 
+/// Whether the node's shared tables can be in huge pages, from `/proc/mounts` and
+/// `/sys/kernel/mm/transparent_hugepage/shmem_enabled`; `None` where they cannot be read.
+///
+/// Open MPI keeps a shared window in a file of `/dev/shm`, which is in huge pages only if that
+/// mount says `huge=always` or `huge=within_size` (or `shmem_enabled` is `force`); else the
+/// ranks' table is in 4 KiB pages, and a search without endgame tables waits on the TLB
+/// (`docs/DISTRIBUTED.md`, "How a solve is shared").
+pub fn shared_memory_in_huge_pages() -> Option<bool> {
+    let forced = std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/shmem_enabled").is_ok_and(|s| s.contains("[force]"));
+    let mounts = std::fs::read_to_string("/proc/mounts").ok()?;
+    Some(forced || dev_shm_in_huge_pages(&mounts))
+}
+
+/// Whether the last mount of `/dev/shm` in `mounts` (as `/proc/mounts` lists them) asks for
+/// huge pages for every file.
+fn dev_shm_in_huge_pages(mounts: &str) -> bool {
+    let options = mounts.lines().filter_map(|line| {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        (fields.get(1) == Some(&"/dev/shm")).then(|| fields.get(3).copied().unwrap_or_default())
+    });
+    options.last().is_some_and(|options| options.split(',').any(|o| o == "huge=always" || o == "huge=within_size"))
+}
+
 /// Whether [`SEPARATE_RANKS`] is set.
 pub fn separate_ranks() -> bool {
     std::env::var_os(SEPARATE_RANKS).is_some_and(|v| v != "0")
@@ -144,5 +167,27 @@ impl SearchMemory for NodeMemory {
             }
             None => lent,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::dev_shm_in_huge_pages;
+
+    #[test]
+    fn dev_shm_is_in_huge_pages_only_when_its_last_mount_says_so() {
+        let plain = "proc /proc proc rw 0 0\ntmpfs /dev/shm tmpfs rw,relatime,size=24683792k 0 0\n";
+        assert!(!dev_shm_in_huge_pages(plain));
+        for huge in ["always", "within_size"] {
+            let mounted = format!("tmpfs /dev/shm tmpfs rw,relatime,size=24683792k,huge={huge} 0 0\n");
+            assert!(dev_shm_in_huge_pages(&mounted), "{mounted}");
+            assert!(!dev_shm_in_huge_pages(&format!("{mounted}{plain}")), "a later mount wins");
+            assert!(dev_shm_in_huge_pages(&format!("{plain}{mounted}")), "a later mount wins");
+        }
+        for other in ["never", "advise", "deny"] {
+            assert!(!dev_shm_in_huge_pages(&format!("tmpfs /dev/shm tmpfs rw,huge={other} 0 0\n")), "{other}");
+        }
+        assert!(!dev_shm_in_huge_pages("tmpfs /run tmpfs rw,huge=always 0 0\n"), "another mount");
+        assert!(!dev_shm_in_huge_pages(""));
     }
 }
