@@ -39,6 +39,10 @@ use crate::successor_exchange::SuccessorExchange;
 /// keys and values, about 60 bytes a position).
 const ROUND: usize = 1 << 16;
 
+/// How many successors ahead of its read [`own_values`] requests a value's cache line: enough
+/// reads to cover a trip to memory.
+const LOOK_AHEAD: usize = 16;
+
 /// How a partitioned build runs beside the one-process [`BuildOptions`].
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PartitionOptions {
@@ -308,11 +312,7 @@ impl Build<'_> {
             pool.install(|| {
                 let moves = shard.moves(rules, indices);
                 let successors: Vec<SuccessorKey> = moves.successors().collect();
-                // `i8::MIN`, which no value takes, marks a successor in the tier not solved yet.
-                let values: Vec<i8> = successors
-                    .par_iter()
-                    .map(|&key| if map.owns(key.index()) { local_value(shard, own, seeds, key).unwrap_or(i8::MIN) } else { 0 })
-                    .collect();
+                let values = own_values(shard, own, &successors);
                 if let Some(m) = values.par_iter().position_any(|&v| v == i8::MIN) {
                     return Err(TableError::Order { seeds, index: indices[moves.position_of(m)], successor: successors[m].index() });
                 }
@@ -420,6 +420,29 @@ fn all_headers(cluster: &Cluster, header: LevelHeader) -> Vec<LevelHeader> {
 /// The value of `key`, a successor this rank owns: from the tier being built (`None` if it is
 /// not solved yet) or from a finished tier's shard.
 #[inline]
+/// The values of the `successors` this rank owns, in parallel; 0 for the others', and
+/// `i8::MIN` (which no value takes) for one in the tier not solved yet. The reads fall at
+/// random in the shards, so each requests its line [`LOOK_AHEAD`] successors before.
+fn own_values(shard: &TierShard, own: &OwnTiers, successors: &[SuccessorKey]) -> Vec<i8> {
+    let (map, seeds) = (own.map(), shard.seeds());
+    let mut values = vec![0i8; successors.len()];
+    values.par_chunks_mut(1 << 12).zip(successors.par_chunks(1 << 12)).for_each(|(values, keys)| {
+        for (at, (value, &key)) in values.iter_mut().zip(keys).enumerate() {
+            if let Some(&ahead) = keys.get(at + LOOK_AHEAD).filter(|k| map.owns(k.index())) {
+                if ahead.seeds() == seeds {
+                    shard.prefetch(ahead.index());
+                } else {
+                    own.prefetch(ahead);
+                }
+            }
+            if map.owns(key.index()) {
+                *value = local_value(shard, own, seeds, key).unwrap_or(i8::MIN);
+            }
+        }
+    });
+    values
+}
+
 fn local_value(shard: &TierShard, own: &OwnTiers, seeds: u32, key: SuccessorKey) -> Option<i8> {
     if key.seeds() == seeds {
         shard.value(key.index())

@@ -209,6 +209,12 @@ impl OwnTiers {
         debug_assert!(self.map.owns(key.index()));
         self.tiers[key.seeds() as usize].value_at(self.map.local(key.index()))
     }
+
+    /// Requests the cache line that [`OwnTiers::value`] of `key` will read.
+    #[inline]
+    pub fn prefetch(&self, key: SuccessorKey) {
+        self.tiers[key.seeds() as usize].prefetch(self.map.local(key.index()));
+    }
 }
 
 /// The lower-tier successors of the positions `first..first + len` of tier `seeds` that

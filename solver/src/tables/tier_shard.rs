@@ -24,6 +24,7 @@ use super::format;
 use super::residual::{from_marks, mark};
 use super::shard::{ShardMap, SuccessorKey};
 use crate::build_schedule::BuildSchedule;
+use crate::prefetch::prefetch;
 use crate::rules::MoveList;
 
 /// The most boards [`TierShard::moves`] steps over from one position of a level to the next
@@ -238,6 +239,12 @@ impl TierShard {
     #[inline]
     pub fn value(&self, index: u64) -> Option<i8> {
         slot_value(self.slots[self.map.local(index) as usize], self.seeds)
+    }
+
+    /// Requests the cache line that [`TierShard::value`] of `index` will read.
+    #[inline]
+    pub fn prefetch(&self, index: u64) {
+        prefetch(self.slots.as_ptr().wrapping_add(self.map.local(index) as usize));
     }
 
     /// Records the values of the positions `indices`, whose [`TierShard::moves`] are `moves`,
