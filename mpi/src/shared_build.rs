@@ -417,9 +417,6 @@ fn all_headers(cluster: &Cluster, header: LevelHeader) -> Vec<LevelHeader> {
     all.chunks_exact(4).map(|h| LevelHeader { positions: h[0], stopped: h[1], checkpoint: h[2], solve_cpu_ns: h[3] }).collect()
 }
 
-/// The value of `key`, a successor this rank owns: from the tier being built (`None` if it is
-/// not solved yet) or from a finished tier's shard.
-#[inline]
 /// The values of the `successors` this rank owns, in parallel; 0 for the others', and
 /// `i8::MIN` (which no value takes) for one in the tier not solved yet. The reads fall at
 /// random in the shards, so each requests its line [`LOOK_AHEAD`] successors before.
@@ -429,11 +426,7 @@ fn own_values(shard: &TierShard, own: &OwnTiers, successors: &[SuccessorKey]) ->
     values.par_chunks_mut(1 << 12).zip(successors.par_chunks(1 << 12)).for_each(|(values, keys)| {
         for (at, (value, &key)) in values.iter_mut().zip(keys).enumerate() {
             if let Some(&ahead) = keys.get(at + LOOK_AHEAD).filter(|k| map.owns(k.index())) {
-                if ahead.seeds() == seeds {
-                    shard.prefetch(ahead.index());
-                } else {
-                    own.prefetch(ahead);
-                }
+                prefetch_local(shard, own, seeds, ahead);
             }
             if map.owns(key.index()) {
                 *value = local_value(shard, own, seeds, key).unwrap_or(i8::MIN);
@@ -443,10 +436,23 @@ fn own_values(shard: &TierShard, own: &OwnTiers, successors: &[SuccessorKey]) ->
     values
 }
 
+/// The value of `key`, a successor this rank owns: from the tier being built (`None` if it is
+/// not solved yet) or from a finished tier's shard.
+#[inline]
 fn local_value(shard: &TierShard, own: &OwnTiers, seeds: u32, key: SuccessorKey) -> Option<i8> {
     if key.seeds() == seeds {
         shard.value(key.index())
     } else {
         Some(own.value(key))
+    }
+}
+
+/// Requests the cache line that [`local_value`] of `key` will read.
+#[inline]
+fn prefetch_local(shard: &TierShard, own: &OwnTiers, seeds: u32, key: SuccessorKey) {
+    if key.seeds() == seeds {
+        shard.prefetch(key.index());
+    } else {
+        own.prefetch(key);
     }
 }

@@ -12,7 +12,7 @@
 use super::{CaptureRule, Kalah};
 use crate::build_schedule::{played_step, BuildStep};
 use crate::composition;
-use crate::dakon::layout::{Lanes, LapEnd, LAYOUTS, STORE_BYTE};
+use crate::dakon::layout::{wide_byte_sum, Lanes, LapEnd, LAYOUTS, STORE_BYTE};
 use crate::dakon::Position;
 
 /// Moves a [`RowMoveMemo`] holds: a table of 256 KiB, which stays in the cache, for the few
@@ -123,7 +123,7 @@ fn row_move(n: usize, key: u128, seeds: u32) -> RowMove {
     let LapEnd { slot: last, byte: last_byte, landed } = layout.sow_lap(&mut lanes, r, r, hand);
     let extra_move = last_byte == STORE_BYTE;
     let own_after = (lanes.lane(0) & layout.row_mask) as u64;
-    let own_after_seeds = own_after.to_le_bytes().iter().sum::<u8>();
+    let own_after_seeds = wide_byte_sum(u128::from(own_after)) as u8;
     let sown_into_store = lanes.get(STORE_BYTE);
     let own_rank = if extra_move {
         composition::rank_piece_u64(own_after, n, 0, 0)
