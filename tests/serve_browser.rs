@@ -8,7 +8,7 @@
 // Each test file uses part of the shared helpers.
 use crate::server;
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -37,12 +37,30 @@ struct Driver {
 }
 
 impl Driver {
+    /// Starts chromedriver, again if it ends without saying its port (seen once in CI, under
+    /// load, with the parallel tests starting drivers at once); what it wrote on standard error
+    /// goes into the panic if every try fails.
     fn start() -> Driver {
+        const TRIES: u32 = 5;
+        let mut errors = String::new();
+        for attempt in 1..=TRIES {
+            match Driver::try_start() {
+                Ok(driver) => return driver,
+                Err(stderr) => errors.push_str(&format!("try {attempt}: {}\n", stderr.trim())),
+            }
+            std::thread::sleep(Duration::from_millis(200 * u64::from(attempt)));
+        }
+        panic!("chromedriver ended without saying its port, {TRIES} times:\n{errors}{INSTALL}");
+    }
+
+    /// One chromedriver, or what it wrote on standard error before it ended.
+    fn try_start() -> Result<Driver, String> {
         let binary = program(&["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"], "chromedriver");
+        let mut stderr = tempfile::tempfile().expect("a temporary file for chromedriver's errors");
         let child = Command::new(&binary)
             .arg("--port=0")
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(stderr.try_clone().expect("a second handle on the temporary file"))
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start {}: {e}; {INSTALL}", binary.display()));
         // Made at once, so that dropping it stops the driver whatever happens next.
@@ -52,10 +70,13 @@ impl Driver {
             let line = line.expect("chromedriver's output");
             if let Some(port) = line.strip_prefix("ChromeDriver was started successfully on port ") {
                 driver.url = format!("http://127.0.0.1:{}", port.trim_end_matches('.'));
-                return driver;
+                return Ok(driver);
             }
         }
-        panic!("chromedriver ended without saying its port; {INSTALL}");
+        let status = driver.child.wait().map(|s| s.to_string()).unwrap_or_else(|e| e.to_string());
+        let mut written = String::new();
+        let _ = stderr.seek(SeekFrom::Start(0)).and_then(|_| stderr.read_to_string(&mut written));
+        Err(format!("{status}; {written}"))
     }
 }
 
