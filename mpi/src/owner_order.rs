@@ -9,13 +9,13 @@
 /// A successor key asked for, with the move it is the successor of.
 pub(crate) type Asked = (u64, u32);
 
-/// `items` sorted by `(owner(key), key)`, in `owners` owners; equal pairs keep their order.
-pub(crate) fn by_owner_then_key(mut items: Vec<Asked>, owners: usize, owner: impl Fn(u64) -> usize) -> Vec<Asked> {
+/// `items` sorted by `(owner(item), key)`, in `owners` owners; equal pairs keep their order.
+pub(crate) fn by_owner_then_key(mut items: Vec<Asked>, owners: usize, owner: impl Fn(&Asked) -> usize) -> Vec<Asked> {
     let Some(&(first, _)) = items.first() else { return items };
     let varying = items.iter().fold(0u64, |bits, &(key, _)| bits | (key ^ first));
     let mut spare = vec![(0, 0); items.len()];
     for byte in (0..8).filter(|b| (varying >> (8 * b)) & 0xff != 0) {
-        stable_pass(&items, &mut spare, 256, |key| ((key >> (8 * byte)) & 0xff) as usize);
+        stable_pass(&items, &mut spare, 256, |&(key, _)| ((key >> (8 * byte)) & 0xff) as usize);
         std::mem::swap(&mut items, &mut spare);
     }
     if owners > 1 {
@@ -25,19 +25,19 @@ pub(crate) fn by_owner_then_key(mut items: Vec<Asked>, owners: usize, owner: imp
     items
 }
 
-/// Copies `from` into `to` ordered by `digit(key)` (below `digits`), keeping the order of equal
+/// Copies `from` into `to` ordered by `digit(item)` (below `digits`), keeping the order of equal
 /// digits: a counting sort.
-fn stable_pass(from: &[Asked], to: &mut [Asked], digits: usize, digit: impl Fn(u64) -> usize) {
+fn stable_pass(from: &[Asked], to: &mut [Asked], digits: usize, digit: impl Fn(&Asked) -> usize) {
     let mut starts = vec![0usize; digits];
-    for &(key, _) in from {
-        starts[digit(key)] += 1;
+    for item in from {
+        starts[digit(item)] += 1;
     }
     let mut next = 0;
     for start in &mut starts {
         (*start, next) = (next, next + *start);
     }
     for &item in from {
-        let at = &mut starts[digit(item.0)];
+        let at = &mut starts[digit(&item)];
         to[*at] = item;
         *at += 1;
     }
@@ -58,9 +58,9 @@ mod tests {
         };
         for (len, mask) in [(0, 0), (1, 0xff), (500, 0x7f00_0000_00ff_ffff), (5000, 0x0300_0000_0000_0fff), (300, u64::MAX)] {
             let items: Vec<Asked> = (0..len).map(|m| (random() & mask, m)).collect();
-            let owner = |key: u64| (key / 7 % 3) as usize;
+            let owner = |&(key, _): &Asked| (key / 7 % 3) as usize;
             let mut expected = items.clone();
-            expected.sort_by_key(|&(key, m)| (owner(key), key, m));
+            expected.sort_by_key(|item| (owner(item), item.0, item.1));
             assert_eq!(by_owner_then_key(items, 3, owner), expected, "{len} keys under {mask:#x}");
         }
     }

@@ -312,23 +312,30 @@ impl Build<'_> {
             pool.install(|| {
                 let moves = shard.moves(rules, indices);
                 let successors: Vec<SuccessorKey> = moves.successors().collect();
-                let values = own_values(shard, own, &successors);
-                if let Some(m) = values.par_iter().position_any(|&v| v == i8::MIN) {
-                    return Err(TableError::Order { seeds, index: indices[moves.position_of(m)], successor: successors[m].index() });
-                }
-                let foreign: Vec<Asked> =
-                    successors.iter().enumerate().filter(|(_, k)| !map.owns(k.index())).map(|(m, k)| (k.0, m as u32)).collect();
-                let foreign = by_owner_then_key(foreign, map.ranks(), |key| map.owner(SuccessorKey(key).index()));
+                let (values, owners) = own_values(shard, own, &successors).map_err(|m| TableError::Order {
+                    seeds,
+                    index: indices[moves.position_of(m)],
+                    successor: successors[m].index(),
+                })?;
+                let rank = map.rank() as u32;
+                let foreign: Vec<Asked> = successors
+                    .iter()
+                    .zip(&owners)
+                    .enumerate()
+                    .filter(|&(_, (_, &o))| o != rank)
+                    .map(|(m, (k, _))| (k.0, m as u32))
+                    .collect();
+                let foreign = by_owner_then_key(foreign, map.ranks(), |&(_, m)| owners[m as usize] as usize);
                 let mut asked = vec![Vec::new(); map.ranks()];
                 let mut places = Vec::with_capacity(foreign.len());
                 for &(key, m) in &foreign {
                     let key = SuccessorKey(key);
-                    let owner = map.owner(key.index());
-                    let owned = &mut asked[owner];
+                    let owner = owners[m as usize];
+                    let owned = &mut asked[owner as usize];
                     if owned.last() != Some(&key) {
                         owned.push(key);
                     }
-                    places.push((m, owner as u32, owned.len() as u32 - 1));
+                    places.push((m, owner, owned.len() as u32 - 1));
                 }
                 Ok((moves, values, asked, places))
             })
@@ -417,42 +424,75 @@ fn all_headers(cluster: &Cluster, header: LevelHeader) -> Vec<LevelHeader> {
     all.chunks_exact(4).map(|h| LevelHeader { positions: h[0], stopped: h[1], checkpoint: h[2], solve_cpu_ns: h[3] }).collect()
 }
 
-/// The values of the `successors` this rank owns, in parallel; 0 for the others', and
-/// `i8::MIN` (which no value takes) for one in the tier not solved yet. The reads fall at
-/// random in the shards, so each requests its line [`LOOK_AHEAD`] successors before.
-fn own_values(shard: &TierShard, own: &OwnTiers, successors: &[SuccessorKey]) -> Vec<i8> {
+/// The values of the `successors` this rank owns and the owner of each, in parallel (0 for the
+/// others' values), or the first successor of this tier that is not solved yet. Each
+/// successor's block is split once ([`ShardMap::place`]); the reads fall at random in the
+/// shards, so each requests its line [`LOOK_AHEAD`] successors before.
+fn own_values(shard: &TierShard, own: &OwnTiers, successors: &[SuccessorKey]) -> Result<(Vec<i8>, Vec<u32>), usize> {
+    const CHUNK: usize = 1 << 12;
     let (map, seeds) = (own.map(), shard.seeds());
     let mut values = vec![0i8; successors.len()];
-    values.par_chunks_mut(1 << 12).zip(successors.par_chunks(1 << 12)).for_each(|(values, keys)| {
-        for (at, (value, &key)) in values.iter_mut().zip(keys).enumerate() {
-            if let Some(&ahead) = keys.get(at + LOOK_AHEAD).filter(|k| map.owns(k.index())) {
-                prefetch_local(shard, own, seeds, ahead);
+    let mut owners = vec![0u32; successors.len()];
+    let unsolved = values
+        .par_chunks_mut(CHUNK)
+        .zip(owners.par_chunks_mut(CHUNK))
+        .zip(successors.par_chunks(CHUNK))
+        .enumerate()
+        .filter_map(|(chunk, ((values, owners), keys))| {
+            let locals: Vec<u64> = owners
+                .iter_mut()
+                .zip(keys)
+                .map(|(owner, key)| {
+                    let (o, local) = map.place(key.index());
+                    *owner = o as u32;
+                    local
+                })
+                .collect();
+            let mine = |at: usize| owners.get(at).is_some_and(|&o| o as usize == map.rank());
+            let mut unsolved = None;
+            for (at, key) in keys.iter().enumerate() {
+                if mine(at + LOOK_AHEAD) {
+                    prefetch_local(shard, own, seeds, keys[at + LOOK_AHEAD].seeds(), locals[at + LOOK_AHEAD]);
+                }
+                if mine(at) {
+                    match local_value_at(shard, own, seeds, key.seeds(), locals[at]) {
+                        Some(value) => values[at] = value,
+                        None => unsolved = unsolved.or(Some(chunk * CHUNK + at)),
+                    }
+                }
             }
-            if map.owns(key.index()) {
-                *value = local_value(shard, own, seeds, key).unwrap_or(i8::MIN);
-            }
-        }
-    });
-    values
+            unsolved
+        })
+        .min();
+    match unsolved {
+        Some(m) => Err(m),
+        None => Ok((values, owners)),
+    }
 }
 
 /// The value of `key`, a successor this rank owns: from the tier being built (`None` if it is
 /// not solved yet) or from a finished tier's shard.
 #[inline]
 fn local_value(shard: &TierShard, own: &OwnTiers, seeds: u32, key: SuccessorKey) -> Option<i8> {
-    if key.seeds() == seeds {
-        shard.value(key.index())
+    local_value_at(shard, own, seeds, key.seeds(), own.map().local(key.index()))
+}
+
+/// [`local_value`] of this rank's position `local` ([`ShardMap::local`]) of tier `tier`.
+#[inline]
+fn local_value_at(shard: &TierShard, own: &OwnTiers, seeds: u32, tier: u32, local: u64) -> Option<i8> {
+    if tier == seeds {
+        shard.value_at_local(local)
     } else {
-        Some(own.value(key))
+        Some(own.value_at_local(tier, local))
     }
 }
 
-/// Requests the cache line that [`local_value`] of `key` will read.
+/// Requests the cache line that [`local_value_at`] of the same place will read.
 #[inline]
-fn prefetch_local(shard: &TierShard, own: &OwnTiers, seeds: u32, key: SuccessorKey) {
-    if key.seeds() == seeds {
-        shard.prefetch(key.index());
+fn prefetch_local(shard: &TierShard, own: &OwnTiers, seeds: u32, tier: u32, local: u64) {
+    if tier == seeds {
+        shard.prefetch_local(local);
     } else {
-        own.prefetch(key);
+        own.prefetch_local(tier, local);
     }
 }

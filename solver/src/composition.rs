@@ -183,7 +183,11 @@ const fn fits_64_bits() -> [u16; MAX_PARTS] {
 /// or `rank >= count(seeds, holes.len())`.
 pub fn unrank(seeds: usize, mut rank: u128, holes: &mut [u8]) {
     let parts = holes.len();
-    assert!(rank < count(seeds, parts), "rank {rank} out of range");
+    let boards = count(seeds, parts);
+    assert!(rank < boards, "rank {rank} out of range");
+    if boards <= u128::from(u64::MAX) {
+        return unrank_u64(seeds, rank as u64, holes);
+    }
     // Bars from the last to the first: the largest position p with C(p, i+1) <= rank.
     let mut upper = seeds + parts - 1; // bar positions are below this
     let mut next_bar = seeds + parts - 1; // the virtual bar after the last hole
@@ -200,6 +204,28 @@ pub fn unrank(seeds: usize, mut rank: u128, holes: &mut [u8]) {
     holes[0] = next_bar as u8;
 }
 
+/// [`unrank`] of a tier whose boards number below `2^64`: then every `C(p, i + 1)` the search
+/// meets is at most that number, so [`RANK_TERMS`]' 64-bit entries are exact, and a
+/// comparison costs one instruction where `u128` takes several.
+fn unrank_u64(seeds: usize, mut rank: u64, holes: &mut [u8]) {
+    let parts = holes.len();
+    // Bar `i` stands at `i + s`, `s` the seeds of holes `0..=i`, and adds `C(i + s, i + 1)`,
+    // `RANK_TERMS[i][s]`: the largest `s` up to the seeds of holes `0..=i + 1` whose term is
+    // at most what is left of the rank. The term is 0 at `s = 0`, so the search stops there.
+    let mut left = seeds;
+    for i in (0..parts - 1).rev() {
+        let terms = &RANK_TERMS[i][..=left];
+        let mut s = left;
+        while terms[s] > rank {
+            s -= 1;
+        }
+        rank -= terms[s];
+        holes[i + 1] = (left - s) as u8;
+        left = s;
+    }
+    holes[0] = left as u8;
+}
+
 /// Steps `holes` to the board of the next rank ([`rank`] plus 1) among boards of the same
 /// seeds and holes, in a few instructions where [`unrank`] takes a search a part: what a
 /// walk through consecutive ranks needs. Returns `false`, and leaves `holes` as it was, at
@@ -207,17 +233,16 @@ pub fn unrank(seeds: usize, mut rank: u128, holes: &mut [u8]) {
 ///
 /// The first bar that can move right moves one place and the bars before it go back to the
 /// start: a seed of the first non-empty hole after hole 0, `j`, goes to hole `j - 1`, and so
-/// do all the seeds of the holes before it.
+/// do all the seeds of hole 0 (the holes between are empty). Returns `j`, or `None` at the
+/// last board.
 #[inline]
-pub fn next(holes: &mut [u8]) -> bool {
-    let Some(j) = (1..holes.len()).find(|&j| holes[j] > 0) else {
-        return false;
-    };
-    let gathered: u8 = holes[..j].iter().sum();
-    holes[..j - 1].fill(0);
+pub fn next(holes: &mut [u8]) -> Option<usize> {
+    let j = (1..holes.len()).find(|&j| holes[j] > 0)?;
+    let gathered = holes[0];
+    holes[0] = 0;
     holes[j - 1] = gathered + 1;
     holes[j] -= 1;
-    true
+    Some(j)
 }
 
 #[cfg(test)]
@@ -251,6 +276,28 @@ mod tests {
     }
 
     #[test]
+    fn unranking_inverts_the_rank_below_and_beyond_64_bits() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for parts in [2, 7, 14, 17, 18] {
+            for seeds in [0, 1, 16, 48, 100, 127, 255] {
+                let total = count(seeds, parts);
+                for _ in 0..100 {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    let r = ((u128::from(state) << 64) | u128::from(state.rotate_left(17))) % total;
+                    for r in [r, 0, total - 1] {
+                        let mut board = vec![0u8; parts];
+                        unrank(seeds, r, &mut board);
+                        assert_eq!(board.iter().map(|&h| h as usize).sum::<usize>(), seeds, "{parts} parts, {seeds} seeds");
+                        assert_eq!(rank(&board), r, "{parts} parts, {seeds} seeds, {total} boards");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn small_ranks_enumerate_every_board_once() {
         for parts in 1..=5 {
             for seeds in 0..=6 {
@@ -275,12 +322,12 @@ mod tests {
                 unrank(seeds, 0, &mut board);
                 let mut expected = vec![0u8; parts];
                 for r in 1..count(seeds, parts) {
-                    assert!(next(&mut board), "{parts} parts, {seeds} seeds: rank {r} missing");
+                    assert!(next(&mut board).is_some(), "{parts} parts, {seeds} seeds: rank {r} missing");
                     unrank(seeds, r, &mut expected);
                     assert_eq!(board, expected, "{parts} parts, {seeds} seeds, rank {r}");
                 }
                 let last = board.clone();
-                assert!(!next(&mut board), "{parts} parts, {seeds} seeds: a board after the last");
+                assert!(next(&mut board).is_none(), "{parts} parts, {seeds} seeds: a board after the last");
                 assert_eq!(board, last);
             }
         }

@@ -124,7 +124,7 @@ pub(crate) fn walk_row_run(holes: usize, seeds: u32, run: u64, visit: &mut dyn F
         for (i, &own) in own[..count].iter().enumerate() {
             visit(first_index + i as u64, &board(own));
         }
-        if !composition::next(&mut other[..holes]) {
+        if composition::next(&mut other[..holes]).is_none() {
             return;
         }
     }
@@ -145,19 +145,25 @@ pub(crate) fn distance_to_stores(pos: &Position) -> u32 {
 
 /// The [`distance_to_stores`] of the boards at indices `first..first + orders.len()` of tier
 /// `seeds`, written into `orders`: one [`composition::next`] a board where
-/// `distance_to_stores(&position_at(..))` unranks each.
+/// `distance_to_stores(&position_at(..))` unranks each, and the distance changed by the seeds
+/// that step moved.
 pub(crate) fn distances_to_stores(holes: usize, seeds: u32, first: u64, orders: &mut [u32]) {
     let mut bytes = [0u8; 18];
     let board = &mut bytes[..2 * holes];
     // Part `p` is hole `p mod n` of the mover's row, then of the opponent's (position_at).
     let distances: Vec<u32> = (0..2 * holes).map(|p| (holes - p % holes) as u32).collect();
     composition::unrank(seeds as usize, first as u128, board);
-    for (k, order) in orders.iter_mut().enumerate() {
+    let mut order: u32 = board.iter().zip(&distances).map(|(&s, &d)| d * s as u32).sum();
+    for (k, slot) in orders.iter_mut().enumerate() {
         if k > 0 {
-            let stepped = composition::next(board);
-            debug_assert!(stepped, "index {} beyond tier {seeds}", first + k as u64);
+            // Hole 0's seeds and one of hole `j`'s go to hole `j - 1`.
+            let gathered = u32::from(board[0]);
+            let j = composition::next(board);
+            debug_assert!(j.is_some(), "index {} beyond tier {seeds}", first + k as u64);
+            let j = j.unwrap_or(1);
+            order = order + distances[j - 1] * (gathered + 1) - distances[0] * gathered - distances[j];
         }
-        *order = board.iter().zip(&distances).map(|(&s, &d)| d * s as u32).sum();
+        *slot = order;
     }
 }
 

@@ -59,19 +59,19 @@ impl ShardMap {
     }
 
     /// The block of position `index` split into its round and its rank: `(b / ranks, b %
-    /// ranks)` of the block number `b`. Exact by the reciprocal for a block number below
-    /// `2^32` (Lemire, Kaser and Kurz, "Faster remainder by direct computation", 2019), by
-    /// division beyond.
+    /// ranks)` of the block number `b`, with `b`. Exact by the reciprocal for a block number
+    /// below `2^32` (Lemire, Kaser and Kurz, "Faster remainder by direct computation", 2019),
+    /// by division beyond.
     #[inline]
-    fn split(&self, index: u64) -> (u64, u64) {
+    fn split(&self, index: u64) -> (u64, u64, u64) {
         let b = (index >> self.block_shift) / LINE_POSITIONS as u64;
         if b >> 32 != 0 || self.ranks == 1 {
-            return (b / self.ranks, b % self.ranks);
+            return (b / self.ranks, b % self.ranks, b);
         }
         let fraction = self.reciprocal.wrapping_mul(b);
         let round = ((u128::from(self.reciprocal) * u128::from(b)) >> 64) as u64;
         let rank = ((u128::from(fraction) * u128::from(self.ranks)) >> 64) as u64;
-        (round, rank)
+        (round, rank, b)
     }
 
     /// Positions a block of ownership (and of the tier files).
@@ -104,8 +104,15 @@ impl ShardMap {
     /// The place of position `index`, which this rank owns, among this rank's positions.
     #[inline]
     pub fn local(&self, index: u64) -> u64 {
-        let b = (index >> self.block_shift) / LINE_POSITIONS as u64;
-        self.split(index).0 * self.block + (index - b * self.block)
+        self.place(index).1
+    }
+
+    /// The owner of position `index` and, if that is this rank, its [`ShardMap::local`]
+    /// place, from one split of its block: a round asks both of every successor.
+    #[inline]
+    pub fn place(&self, index: u64) -> (usize, u64) {
+        let (round, rank, b) = self.split(index);
+        (rank as usize, round * self.block + (index - b * self.block))
     }
 
     /// The tier index of this rank's position `local`.
@@ -207,13 +214,19 @@ impl OwnTiers {
     #[inline]
     pub fn value(&self, key: SuccessorKey) -> i8 {
         debug_assert!(self.map.owns(key.index()));
-        self.tiers[key.seeds() as usize].value_at(self.map.local(key.index()))
+        self.value_at_local(key.seeds(), self.map.local(key.index()))
     }
 
-    /// Requests the cache line that [`OwnTiers::value`] of `key` will read.
+    /// The value of this rank's position `local` ([`ShardMap::local`]) of held tier `seeds`.
     #[inline]
-    pub fn prefetch(&self, key: SuccessorKey) {
-        self.tiers[key.seeds() as usize].prefetch(self.map.local(key.index()));
+    pub fn value_at_local(&self, seeds: u32, local: u64) -> i8 {
+        self.tiers[seeds as usize].value_at(local)
+    }
+
+    /// Requests the cache line that [`OwnTiers::value_at_local`] of the same place will read.
+    #[inline]
+    pub fn prefetch_local(&self, seeds: u32, local: u64) {
+        self.tiers[seeds as usize].prefetch(local);
     }
 }
 

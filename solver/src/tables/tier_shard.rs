@@ -238,13 +238,19 @@ impl TierShard {
     /// The value of this rank's position `index`, if it is solved.
     #[inline]
     pub fn value(&self, index: u64) -> Option<i8> {
-        slot_value(self.slots[self.map.local(index) as usize], self.seeds)
+        self.value_at_local(self.map.local(index))
     }
 
-    /// Requests the cache line that [`TierShard::value`] of `index` will read.
+    /// The value of this rank's position `local` ([`ShardMap::local`]), if it is solved.
     #[inline]
-    pub fn prefetch(&self, index: u64) {
-        prefetch(self.slots.as_ptr().wrapping_add(self.map.local(index) as usize));
+    pub fn value_at_local(&self, local: u64) -> Option<i8> {
+        slot_value(self.slots[local as usize], self.seeds)
+    }
+
+    /// Requests the cache line that [`TierShard::value_at_local`] of `local` will read.
+    #[inline]
+    pub fn prefetch_local(&self, local: u64) {
+        prefetch(self.slots.as_ptr().wrapping_add(local as usize));
     }
 
     /// Records the values of the positions `indices`, whose [`TierShard::moves`] are `moves`,
