@@ -306,9 +306,9 @@ impl Build<'_> {
     fn round<R: BuildSchedule>(&mut self, rules: &R, shard: &mut TierShard, indices: &[u64], exchange: bool) -> Result<(), TableError> {
         let (map, seeds, pool) = (self.own.map(), shard.seeds(), &self.pool);
         let own = &self.own;
-        // This rank's successors read here; each other one tagged with its place among the
-        // keys asked of its owner, once the keys are sorted and without repeats.
-        let (moves, mut values, asked, places) = timed(&mut self.phases.solve, || {
+        // This rank's successors read here; the others', by owner then key, asked of their
+        // owners without repeats.
+        let (moves, mut values, owners, foreign) = timed(&mut self.phases.solve, || {
             pool.install(|| {
                 let moves = shard.moves(rules, indices);
                 let successors: Vec<SuccessorKey> = moves.successors().collect();
@@ -326,25 +326,20 @@ impl Build<'_> {
                     .map(|(m, (k, _))| (k.0, m as u32))
                     .collect();
                 let foreign = by_owner_then_key(foreign, map.ranks(), |&(_, m)| owners[m as usize] as usize);
-                let mut asked = vec![Vec::new(); map.ranks()];
-                let mut places = Vec::with_capacity(foreign.len());
-                for &(key, m) in &foreign {
-                    let key = SuccessorKey(key);
-                    let owner = owners[m as usize];
-                    let owned = &mut asked[owner as usize];
-                    if owned.last() != Some(&key) {
-                        owned.push(key);
-                    }
-                    places.push((m, owner, owned.len() as u32 - 1));
-                }
-                Ok((moves, values, asked, places))
+                Ok((moves, values, owners, foreign))
             })
         })?;
         if !exchange {
-            debug_assert!(places.is_empty(), "a tier solved alone asks for nothing");
+            debug_assert!(foreign.is_empty(), "a tier solved alone asks for nothing");
             timed(&mut self.phases.record, || pool.install(|| shard.settle(indices, &moves, &values)));
             return Ok(());
         }
+        let mut asked = vec![Vec::new(); map.ranks()];
+        for_each_asked(&foreign, &owners, |_, owner, key, at| {
+            if at == asked[owner].len() {
+                asked[owner].push(SuccessorKey(key));
+            }
+        });
         let exchange = &mut self.exchange;
         let answers = timed(&mut self.phases.exchange, || {
             exchange.fetch(pool, seeds, &asked, |key| {
@@ -355,9 +350,7 @@ impl Build<'_> {
             })
         })?;
         timed(&mut self.phases.record, || {
-            for &(m, owner, at) in &places {
-                values[m as usize] = answers[owner as usize][at as usize];
-            }
+            for_each_asked(&foreign, &owners, |m, owner, _, at| values[m] = answers[owner][at]);
             pool.install(|| shard.settle(indices, &moves, &values));
         });
         Ok(())
@@ -422,6 +415,23 @@ fn all_headers(cluster: &Cluster, header: LevelHeader) -> Vec<LevelHeader> {
     let mut all = vec![0u64; 4 * cluster.size()];
     cluster.all_arrived().all_gather_into(&mine[..], &mut all[..]);
     all.chunks_exact(4).map(|h| LevelHeader { positions: h[0], stopped: h[1], checkpoint: h[2], solve_cpu_ns: h[3] }).collect()
+}
+
+/// Calls `visit(m, owner, key, at)` for each successor `m` of `foreign` (sorted by owner,
+/// then key), `at` being its key's place among the keys asked of `owner` once each: the
+/// request lists are built, and the answers read back, by the same walk.
+fn for_each_asked(foreign: &[Asked], owners: &[u32], mut visit: impl FnMut(usize, usize, u64, usize)) {
+    let mut previous: Option<(usize, u64)> = None;
+    let mut at = 0;
+    for &(key, m) in foreign {
+        let owner = owners[m as usize] as usize;
+        at = match previous {
+            Some((o, k)) if o == owner => at + usize::from(k != key),
+            _ => 0,
+        };
+        previous = Some((owner, key));
+        visit(m as usize, owner, key, at);
+    }
 }
 
 /// The values of the `successors` this rank owns and the owner of each, in parallel (0 for the
