@@ -18,7 +18,9 @@ pub(crate) fn by_owner_then_key(mut items: Vec<Asked>, owners: usize, owner: imp
         stable_pass(&items, &mut spare, 256, |&(key, _)| ((key >> (8 * byte)) & 0xff) as usize);
         std::mem::swap(&mut items, &mut spare);
     }
-    if owners > 1 {
+    // Skipped when every item has one owner, as the foreign successors of 2 ranks have.
+    let first_owner = owner(&items[0]);
+    if owners > 1 && items.iter().any(|item| owner(item) != first_owner) {
         stable_pass(&items, &mut spare, owners, &owner);
         std::mem::swap(&mut items, &mut spare);
     }
@@ -61,7 +63,11 @@ mod tests {
             let owner = |&(key, _): &Asked| (key / 7 % 3) as usize;
             let mut expected = items.clone();
             expected.sort_by_key(|item| (owner(item), item.0, item.1));
-            assert_eq!(by_owner_then_key(items, 3, owner), expected, "{len} keys under {mask:#x}");
+            assert_eq!(by_owner_then_key(items.clone(), 3, owner), expected, "{len} keys under {mask:#x}");
+            // Every item of one owner (the foreign successors of 2 ranks): by key alone.
+            let mut expected = items.clone();
+            expected.sort_by_key(|&(key, m)| (key, m));
+            assert_eq!(by_owner_then_key(items, 2, |_| 1), expected, "{len} keys of one owner");
         }
     }
 }
