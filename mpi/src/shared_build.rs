@@ -311,8 +311,8 @@ impl Build<'_> {
         let (moves, mut values, owners, foreign) = timed(&mut self.phases.solve, || {
             pool.install(|| {
                 let moves = shard.moves(rules, indices);
-                let successors: Vec<SuccessorKey> = moves.successors().collect();
-                let (values, owners) = own_values(shard, own, &successors).map_err(|m| TableError::Order {
+                let successors = moves.successors();
+                let (values, owners) = own_values(shard, own, successors).map_err(|m| TableError::Order {
                     seeds,
                     index: indices[moves.position_of(m)],
                     successor: successors[m].index(),

@@ -63,19 +63,21 @@ pub struct TierShard {
 }
 
 /// The moves of some positions of a tier: each move's successor, gain and whether the mover
-/// moves again, the positions one after another.
+/// moves again, the positions one after another. The successors are an array of their own,
+/// which a round reads and sorts without copying them out.
 #[derive(Default)]
 pub struct Moves {
-    /// Where each position's moves end in `moves`.
+    /// Where each position's moves end in `successors` and `outcomes`.
     ends: Vec<u32>,
-    moves: Vec<Move>,
+    successors: Vec<SuccessorKey>,
+    outcomes: Vec<Outcome>,
     /// Each position's gain if its game is over (no moves).
     terminal: Vec<i8>,
 }
 
+/// What a move earns the mover, and whether the mover moves again.
 #[derive(Clone, Copy)]
-struct Move {
-    successor: SuccessorKey,
+struct Outcome {
     gain: i16,
     same_mover: bool,
 }
@@ -83,8 +85,8 @@ struct Move {
 impl Moves {
     /// Every move's successor, in order: [`TierShard::settle`] takes their values in this
     /// order.
-    pub fn successors(&self) -> impl ExactSizeIterator<Item = SuccessorKey> + '_ {
-        self.moves.iter().map(|m| m.successor)
+    pub fn successors(&self) -> &[SuccessorKey] {
+        &self.successors
     }
 
     /// The place, among the positions listed, of the position whose move is `m`.
@@ -94,18 +96,19 @@ impl Moves {
 
     /// How many moves.
     pub fn len(&self) -> usize {
-        self.moves.len()
+        self.successors.len()
     }
 
     /// Whether there is no move.
     pub fn is_empty(&self) -> bool {
-        self.moves.is_empty()
+        self.successors.is_empty()
     }
 
     fn append(&mut self, mut other: Moves) {
-        let base = self.moves.len() as u32;
+        let base = self.successors.len() as u32;
         self.ends.extend(other.ends.iter().map(|&e| e + base));
-        self.moves.append(&mut other.moves);
+        self.successors.append(&mut other.successors);
+        self.outcomes.append(&mut other.outcomes);
         self.terminal.append(&mut other.terminal);
     }
 }
@@ -198,7 +201,8 @@ impl TierShard {
         // Reserved whole: growing by doubling copied the moves again and again.
         let mut all = Moves {
             ends: Vec::with_capacity(indices.len()),
-            moves: Vec::with_capacity(parts.iter().map(Moves::len).sum()),
+            successors: Vec::with_capacity(parts.iter().map(Moves::len).sum()),
+            outcomes: Vec::with_capacity(parts.iter().map(Moves::len).sum()),
             terminal: Vec::with_capacity(indices.len()),
         };
         for part in parts {
@@ -208,7 +212,12 @@ impl TierShard {
     }
 
     fn moves_of<R: BuildSchedule>(&self, rules: &R, indices: &[u64]) -> Moves {
-        let mut out = Moves { ends: Vec::with_capacity(indices.len()), moves: Vec::with_capacity(indices.len() * 4), terminal: Vec::new() };
+        let mut out = Moves {
+            ends: Vec::with_capacity(indices.len()),
+            successors: Vec::with_capacity(indices.len() * 4),
+            outcomes: Vec::with_capacity(indices.len() * 4),
+            terminal: Vec::new(),
+        };
         out.terminal.reserve(indices.len());
         let mut previous: Option<(u64, R::Position)> = None;
         for &index in indices {
@@ -227,9 +236,10 @@ impl TierShard {
             for &mv in legal.as_slice() {
                 let step = rules.play(&pos, mv);
                 let successor = SuccessorKey::new(rules.seeds_on_board(&step.next), rules.index(&step.next));
-                out.moves.push(Move { successor, gain: step.gain as i16, same_mover: step.same_mover });
+                out.successors.push(successor);
+                out.outcomes.push(Outcome { gain: step.gain as i16, same_mover: step.same_mover });
             }
-            out.ends.push(out.moves.len() as u32);
+            out.ends.push(out.successors.len() as u32);
             out.terminal.push(if legal.is_empty() { rules.terminal_gain(&pos) as i8 } else { 0 });
         }
         out
@@ -269,10 +279,11 @@ impl TierShard {
             for (p, &index) in (first..).zip(part) {
                 let to = moves.ends[p] as usize;
                 let (mut best, mut best_leave, mut stays) = (None, None, false);
-                for (m, &next) in moves.moves[from..to].iter().zip(&values[from..to]) {
+                let moved = moves.outcomes[from..to].iter().zip(&moves.successors[from..to]);
+                for ((m, successor), &next) in moved.zip(&values[from..to]) {
                     let value = i32::from(m.gain) + if m.same_mover { i32::from(next) } else { -i32::from(next) };
                     best = best.max(Some(value));
-                    if m.successor.seeds() == seeds {
+                    if successor.seeds() == seeds {
                         stays = true;
                     } else {
                         best_leave = best_leave.max(Some(value));
@@ -472,7 +483,8 @@ mod tests {
                         let moves = shards[r].moves(&rules, &indices);
                         let values: Vec<i8> = moves
                             .successors()
-                            .map(|key| {
+                            .iter()
+                            .map(|&key| {
                                 let owner = maps[0].owner(key.index());
                                 if key.seeds() == seeds {
                                     shards[owner].value(key.index()).expect("a lower level")
