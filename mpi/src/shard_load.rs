@@ -66,7 +66,12 @@ pub(crate) fn load_own_blocks<R: TierLayout>(
             }
             None => vec![Vec::new(); map.ranks()],
         };
-        let answers = exchange.fetch(pool, seeds, &asked, |key| Ok(own.value(key)))?;
+        let answers = exchange.fetch(pool, seeds, &asked, |keys, values| {
+            for (value, &key) in values.iter_mut().zip(keys) {
+                *value = own.value(SuccessorKey(key)) as u8;
+            }
+            Ok(())
+        })?;
         let Some(b) = block else { continue };
         let mut fetched: Vec<(SuccessorKey, i8)> = asked.into_iter().flatten().zip(answers.into_iter().flatten()).collect();
         fetched.sort_unstable_by_key(|&(k, _)| k);

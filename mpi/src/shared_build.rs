@@ -342,10 +342,10 @@ impl Build<'_> {
         });
         let exchange = &mut self.exchange;
         let answers = timed(&mut self.phases.exchange, || {
-            exchange.fetch(pool, seeds, &asked, |key| {
-                local_value(shard, own, seeds, key).ok_or_else(|| TableError::Shared {
+            exchange.fetch(pool, seeds, &asked, |keys, values| {
+                answer_values(shard, own, keys, values).map_err(|index| TableError::Shared {
                     seeds,
-                    detail: format!("position {} was asked for before its level was solved: the rules' tier_order is wrong", key.index()),
+                    detail: format!("position {index} was asked for before its level was solved: the rules' tier_order is wrong"),
                 })
             })
         })?;
@@ -480,14 +480,23 @@ fn own_values(shard: &TierShard, own: &OwnTiers, successors: &[SuccessorKey]) ->
     }
 }
 
-/// The value of `key`, a successor this rank owns: from the tier being built (`None` if it is
-/// not solved yet) or from a finished tier's shard.
-#[inline]
-fn local_value(shard: &TierShard, own: &OwnTiers, seeds: u32, key: SuccessorKey) -> Option<i8> {
-    local_value_at(shard, own, seeds, key.seeds(), own.map().local(key.index()))
+/// The values of `keys` (of [`SuccessorKey`]s this rank owns, asked by other ranks) into
+/// `values`, as bytes, or the index of the first one in the tier not solved yet. Each read's
+/// line is requested [`LOOK_AHEAD`] keys before, as in [`own_values`].
+fn answer_values(shard: &TierShard, own: &OwnTiers, keys: &[u64], values: &mut [u8]) -> Result<(), u64> {
+    let (map, seeds) = (own.map(), shard.seeds());
+    let places: Vec<(u32, u64)> = keys.iter().map(|&key| (SuccessorKey(key).seeds(), map.local(SuccessorKey(key).index()))).collect();
+    for (at, (value, &(tier, local))) in values.iter_mut().zip(&places).enumerate() {
+        if let Some(&(tier, local)) = places.get(at + LOOK_AHEAD) {
+            prefetch_local(shard, own, seeds, tier, local);
+        }
+        *value = local_value_at(shard, own, seeds, tier, local).ok_or(SuccessorKey(keys[at]).index())? as u8;
+    }
+    Ok(())
 }
 
-/// [`local_value`] of this rank's position `local` ([`ShardMap::local`]) of tier `tier`.
+/// The value of this rank's position `local` ([`ShardMap::local`]) of tier `tier`: from the
+/// tier being built, `seeds` (`None` if it is not solved yet), or from a finished tier's shard.
 #[inline]
 fn local_value_at(shard: &TierShard, own: &OwnTiers, seeds: u32, tier: u32, local: u64) -> Option<i8> {
     if tier == seeds {

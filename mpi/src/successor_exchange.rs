@@ -12,6 +12,9 @@ use rayon::prelude::*;
 use crate::cluster::Cluster;
 use crate::partition::{displacements, message_count};
 
+/// Keys a thread answers at a time.
+const ANSWER_RUN: usize = 1 << 12;
+
 /// The exchanges of one rank, with the bytes it sent and received.
 pub(crate) struct SuccessorExchange<'c> {
     cluster: &'c Cluster,
@@ -29,9 +32,10 @@ impl<'c> SuccessorExchange<'c> {
     }
 
     /// Asks rank `r` for the values of `asked[r]` (keys it owns; none of this rank's own) and
-    /// answers the keys the others ask of this rank with `answer` (on `pool`; the MPI calls
-    /// stay on this thread, as MPI's "funneled" level requires); returns, for each rank, the values of the keys asked of it, in order. `seeds`
-    /// names the tier in errors.
+    /// answers the keys the others ask of this rank with `answer` (`answer(keys, values)`
+    /// writes the values of a run of keys, as bytes; in parallel on `pool`; the MPI calls
+    /// stay on this thread, as MPI's "funneled" level requires); returns, for each rank, the
+    /// values of the keys asked of it, in order. `seeds` names the tier in errors.
     ///
     /// # Errors
     /// [`TableError::Shared`] if a message passes MPI's `int` counts, and the first error of
@@ -41,7 +45,7 @@ impl<'c> SuccessorExchange<'c> {
         pool: &rayon::ThreadPool,
         seeds: u32,
         asked: &[Vec<SuccessorKey>],
-        answer: impl Fn(SuccessorKey) -> Result<i8, TableError> + Sync,
+        answer: impl Fn(&[u64], &mut [u8]) -> Result<(), TableError> + Sync,
     ) -> Result<Vec<Vec<i8>>, TableError> {
         let ranks = self.cluster.size();
         debug_assert_eq!(asked.len(), ranks);
@@ -64,9 +68,9 @@ impl<'c> SuccessorExchange<'c> {
         let mut answers = vec![0u8; total_received.max(1)];
         pool.install(|| {
             answers[..total_received]
-                .par_iter_mut()
-                .zip(keys_in[..total_received].par_iter())
-                .try_for_each(|(out, &key)| answer(SuccessorKey(key)).map(|v| *out = v as u8))
+                .par_chunks_mut(ANSWER_RUN)
+                .zip(keys_in[..total_received].par_chunks(ANSWER_RUN))
+                .try_for_each(|(values, keys)| answer(keys, values))
         })?;
         let mut values = vec![0u8; total_asked.max(1)];
         self.cluster.all_arrived().all_to_all_varcount_into(
