@@ -436,11 +436,10 @@ fn for_each_asked(foreign: &[Asked], owners: &[u32], mut visit: impl FnMut(usize
 
 /// The values of the `successors` this rank owns and the owner of each, in parallel (0 for the
 /// others' values), or the first successor of this tier that is not solved yet. Each
-/// successor's block is split once ([`ShardMap::place`]); the reads fall at random in the
-/// shards, so each requests its line [`LOOK_AHEAD`] successors before.
+/// successor's block is split once ([`ShardMap::place`]).
 fn own_values(shard: &TierShard, own: &OwnTiers, successors: &[SuccessorKey]) -> Result<(Vec<i8>, Vec<u32>), usize> {
     const CHUNK: usize = 1 << 12;
-    let (map, seeds) = (own.map(), shard.seeds());
+    let map = own.map();
     let mut values = vec![0i8; successors.len()];
     let mut owners = vec![0u32; successors.len()];
     let unsolved = values
@@ -449,28 +448,20 @@ fn own_values(shard: &TierShard, own: &OwnTiers, successors: &[SuccessorKey]) ->
         .zip(successors.par_chunks(CHUNK))
         .enumerate()
         .filter_map(|(chunk, ((values, owners), keys))| {
-            let locals: Vec<u64> = owners
+            let places: Vec<Option<Place>> = owners
                 .iter_mut()
                 .zip(keys)
                 .map(|(owner, key)| {
                     let (o, local) = map.place(key.index());
                     *owner = o as u32;
-                    local
+                    (o == map.rank()).then_some((key.seeds(), local))
                 })
                 .collect();
-            let mine = |at: usize| owners.get(at).is_some_and(|&o| o as usize == map.rank());
             let mut unsolved = None;
-            for (at, key) in keys.iter().enumerate() {
-                if mine(at + LOOK_AHEAD) {
-                    prefetch_local(shard, own, seeds, keys[at + LOOK_AHEAD].seeds(), locals[at + LOOK_AHEAD]);
-                }
-                if mine(at) {
-                    match local_value_at(shard, own, seeds, key.seeds(), locals[at]) {
-                        Some(value) => values[at] = value,
-                        None => unsolved = unsolved.or(Some(chunk * CHUNK + at)),
-                    }
-                }
-            }
+            read_places(shard, own, &places, |at, value| match value {
+                Some(value) => values[at] = value,
+                None => unsolved = unsolved.or(Some(chunk * CHUNK + at)),
+            });
             unsolved
         })
         .min();
@@ -481,18 +472,36 @@ fn own_values(shard: &TierShard, own: &OwnTiers, successors: &[SuccessorKey]) ->
 }
 
 /// The values of `keys` (of [`SuccessorKey`]s this rank owns, asked by other ranks) into
-/// `values`, as bytes, or the index of the first one in the tier not solved yet. Each read's
-/// line is requested [`LOOK_AHEAD`] keys before, as in [`own_values`].
+/// `values`, as bytes, or the index of the first one in the tier not solved yet.
 fn answer_values(shard: &TierShard, own: &OwnTiers, keys: &[u64], values: &mut [u8]) -> Result<(), u64> {
-    let (map, seeds) = (own.map(), shard.seeds());
-    let places: Vec<(u32, u64)> = keys.iter().map(|&key| (SuccessorKey(key).seeds(), map.local(SuccessorKey(key).index()))).collect();
-    for (at, (value, &(tier, local))) in values.iter_mut().zip(&places).enumerate() {
-        if let Some(&(tier, local)) = places.get(at + LOOK_AHEAD) {
+    let map = own.map();
+    let places: Vec<Option<Place>> =
+        keys.iter().map(|&key| Some((SuccessorKey(key).seeds(), map.local(SuccessorKey(key).index())))).collect();
+    let mut unsolved = None;
+    read_places(shard, own, &places, |at, value| match value {
+        Some(value) => values[at] = value as u8,
+        None => unsolved = unsolved.or(Some(SuccessorKey(keys[at]).index())),
+    });
+    unsolved.map_or(Ok(()), Err)
+}
+
+/// A position this rank owns: its tier and its [`ShardMap::local`] place.
+type Place = (u32, u64);
+
+/// Calls `read(at, value)` with the value of each of this rank's `places` (`None` for a
+/// position of the tier being built not solved yet), skipping those that are not this rank's
+/// (`None`). The reads fall at random in the shards, so each requests its line [`LOOK_AHEAD`]
+/// places before.
+fn read_places(shard: &TierShard, own: &OwnTiers, places: &[Option<Place>], mut read: impl FnMut(usize, Option<i8>)) {
+    let seeds = shard.seeds();
+    for (at, place) in places.iter().enumerate() {
+        if let Some(&Some((tier, local))) = places.get(at + LOOK_AHEAD) {
             prefetch_local(shard, own, seeds, tier, local);
         }
-        *value = local_value_at(shard, own, seeds, tier, local).ok_or(SuccessorKey(keys[at]).index())? as u8;
+        if let Some((tier, local)) = *place {
+            read(at, local_value_at(shard, own, seeds, tier, local));
+        }
     }
-    Ok(())
 }
 
 /// The value of this rank's position `local` ([`ShardMap::local`]) of tier `tier`: from the

@@ -158,9 +158,7 @@ pub(crate) fn distances_to_stores(holes: usize, seeds: u32, first: u64, orders: 
         if k > 0 {
             // Hole 0's seeds and one of hole `j`'s go to hole `j - 1`.
             let gathered = u32::from(board[0]);
-            let j = composition::next(board);
-            debug_assert!(j.is_some(), "index {} beyond tier {seeds}", first + k as u64);
-            let j = j.unwrap_or(1);
+            let j = composition::next(board).unwrap_or_else(|| panic!("index {} beyond tier {seeds}", first + k as u64));
             order = order + distances[j - 1] * (gathered + 1) - distances[0] * gathered - distances[j];
         }
         *slot = order;

@@ -245,12 +245,6 @@ impl TierShard {
         out
     }
 
-    /// The value of this rank's position `index`, if it is solved.
-    #[inline]
-    pub fn value(&self, index: u64) -> Option<i8> {
-        self.value_at_local(self.map.local(index))
-    }
-
     /// The value of this rank's position `local` ([`ShardMap::local`]), if it is solved.
     #[inline]
     pub fn value_at_local(&self, local: u64) -> Option<i8> {
@@ -487,7 +481,7 @@ mod tests {
                             .map(|&key| {
                                 let owner = maps[0].owner(key.index());
                                 if key.seeds() == seeds {
-                                    shards[owner].value(key.index()).expect("a lower level")
+                                    shards[owner].value_at_local(maps[owner].local(key.index())).expect("a lower level")
                                 } else {
                                     own[owner].value(key)
                                 }
