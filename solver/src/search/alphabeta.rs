@@ -33,14 +33,6 @@ use crate::solvable::Solvable;
 /// deeper, two threads visit more nodes in all than with this cut-off.
 const DEFER_PLY: u32 = 10;
 
-/// What a parent worked out about a child before searching it: its table slot, and what the
-/// table held there then (the bounds may have been improved since; those are proofs too).
-#[derive(Clone, Copy)]
-struct Known {
-    slot: Slot,
-    bounds: Option<Bounds>,
-}
-
 /// The largest table (its compact part and the wide sixteenth beside it) whose children's
 /// buckets are asked for one by one as they are played (see [`Worker::search_at`]): that of
 /// `--tt-mb 512`, 544 MiB, is below it, that of 1024 above.
@@ -103,10 +95,9 @@ impl<'s, R: Solvable> Worker<'s, R> {
         self.search_at(pos, None, alpha, beta, ply)
     }
 
-    /// [`Worker::search`], given the board's table slot and what the table held there when
-    /// the parent has worked them out already (for the enhanced transposition cutoff), so that
-    /// neither is asked for twice.
-    fn search_at(&mut self, pos: &R::Position, known: Option<Known>, alpha: i32, beta: i32, ply: u32) -> (i32, Option<u8>) {
+    /// [`Worker::search`], given the board's table slot when the parent has worked it out
+    /// already (to ask for its bucket early), so that it is not worked out twice.
+    fn search_at(&mut self, pos: &R::Position, slot: Option<Slot>, alpha: i32, beta: i32, ply: u32) -> (i32, Option<u8>) {
         debug_assert!(alpha < beta);
         self.visit();
         if self.stopped {
@@ -132,13 +123,8 @@ impl<'s, R: Solvable> Worker<'s, R> {
                 }
             }
         }
-        let (slot, stored) = match known {
-            Some(known) => (known.slot, known.bounds),
-            None => {
-                let slot = solver.table.slot_with_seeds(rules, pos, k as u32);
-                (slot, solver.table.probe(&slot))
-            }
-        };
+        let slot = slot.unwrap_or_else(|| solver.table.slot_with_seeds(rules, pos, k as u32));
+        let stored = solver.table.probe(&slot);
         let (mut lower, mut upper, mut tt_move) = (-k, k, None);
         if let Some(b) = stored {
             (lower, upper, tt_move) = (b.lower as i32, b.upper as i32, b.mv);
@@ -181,15 +167,14 @@ impl<'s, R: Solvable> Worker<'s, R> {
                 solver.table.prefetch(slot);
             }
         }
-        // Enhanced transposition cutoff: a child whose table bounds already refute the parent
-        // saves searching the others, whatever the seeds left. With endgame tables the
-        // children's table lines are fetched together and a child they value is not searched.
-        // The bounds the cutoff read are kept: a child they settle in its window is not
-        // searched (its search would have answered from them at once), and the others get
-        // them with their slot instead of reading the table again.
+        // The children the endgame tables cover are valued from their lines, fetched together:
+        // one that refutes the parent saves searching the others, and the rest are not
+        // searched. The transposition table's bounds of the other children are not read here
+        // (an enhanced transposition cutoff): each child reads its own when it is searched.
+        // Waiting on every child's bucket cost more time than the nodes it saved
+        // (`docs/benchmarks/code-notes.md`).
         let mut tabled = [None; MoveList::CAPACITY];
-        let mut probed = [None; MoveList::CAPACITY];
-        if let Some((v, mv)) = self.transposition_cutoff(&children, beta, &slots, &mut tabled, &mut probed) {
+        if let Some((v, mv)) = self.tables_cutoff(&children, beta, &slots, &mut tabled) {
             let v = parity_ceil(v, k as u32);
             solver.table.store(&slot, Bounds { lower: v as i16, upper: upper as i16, mv: Some(mv), work: 0 });
             return (v, Some(mv));
@@ -215,19 +200,9 @@ impl<'s, R: Solvable> Worker<'s, R> {
                 best = best.max(ceiling);
                 continue;
             }
-            let decided = match (tabled[index], probed[index]) {
-                // The tables' value, read by the cutoff above: no search (nor a node) needed.
-                (Some(exact), _) => Some(child.value(exact)),
-                // Or the table's bounds, read there too, when they settle the child's search in
-                // this window: what its search would answer from them at once.
-                (None, Some(b)) => {
-                    let (low, high) = child.values(b.lower as i32, b.upper as i32);
-                    (high <= floor).then_some(high).or((low == high).then_some(low))
-                }
-                (None, None) => None,
-            };
-            let v = match decided {
-                Some(v) => v,
+            // The tables' value, read by the cutoff above: no search (nor a node) needed.
+            let v = match tabled[index] {
+                Some(exact) => child.value(exact),
                 None => {
                     let child_key = (defer && first_visit).then(|| rules.key(&child.step.next));
                     if let Some(child_key) = &child_key {
@@ -238,7 +213,7 @@ impl<'s, R: Solvable> Worker<'s, R> {
                         }
                         solver.busy.enter(child_key);
                     }
-                    let v = self.child_value(child, slots[index].map(|slot| Known { slot, bounds: probed[index] }), floor, beta, ply);
+                    let v = self.child_value(child, slots[index], floor, beta, ply);
                     if let Some(child_key) = &child_key {
                         solver.busy.leave(child_key);
                     }
@@ -273,48 +248,37 @@ impl<'s, R: Solvable> Worker<'s, R> {
         (best, best_move)
     }
 
-    /// Enhanced transposition cutoff: a child whose stored bound (or exact value in the
-    /// endgame tables) already lifts the node to `beta` or more, with its value and move.
-    /// `slots` holds each child's slot (by play index, none for a child the tables cover).
-    /// Each value the tables gave is left in `tabled` and each entry the table held in
-    /// `probed` (for the children before the cutoff), for the search of the children.
-    fn transposition_cutoff(
+    /// The endgame tables' cutoff: a child whose exact value in the tables lifts the node to
+    /// `beta` or more, with its value and move. `slots` holds each child's table slot (by
+    /// play index), none for a child the tables cover. Each value the tables gave (for the
+    /// children before the cutoff) is left in `tabled`, for the search of the children.
+    fn tables_cutoff(
         &self,
         children: &Children<R::Position>,
         beta: i32,
         slots: &[Option<Slot>; MoveList::CAPACITY],
         tabled: &mut [Option<i32>; MoveList::CAPACITY],
-        probed: &mut [Option<Bounds>; MoveList::CAPACITY],
     ) -> Option<(i32, u8)> {
-        let solver = self.solver;
-        let oracle = solver.oracle.as_deref();
+        let oracle = self.solver.oracle.as_deref()?;
         children.order().iter().find_map(|&i| {
             let (i, child) = (i as usize, children.played(i as usize));
             // A child without a slot is one the tables cover.
-            let exact = oracle.filter(|_| slots[i].is_none()).and_then(|o| o.probe(&child.step.next));
+            let exact = if slots[i].is_none() { oracle.probe(&child.step.next) } else { None };
             tabled[i] = exact;
-            let (lower, upper) = match exact {
-                Some(v) => (v, v),
-                None => {
-                    probed[i] = solver.table.probe(slots[i].as_ref()?);
-                    probed[i].map(|b| (b.lower as i32, b.upper as i32))?
-                }
-            };
-            let v = child.values(lower, upper).0;
+            let v = child.value(exact?);
             (v >= beta).then_some((v, child.mv))
         })
     }
 
-    /// The value for the mover of playing `child` (whose table slot and stored bounds are
-    /// `known`, if the parent read them),
-    /// searched with window `(floor, beta)` under the same contract.
+    /// The value for the mover of playing `child` (whose table slot is `slot`, if the parent
+    /// worked it out), searched with window `(floor, beta)` under the same contract.
     #[inline]
-    fn child_value(&mut self, child: &Child<R::Position>, known: Option<Known>, floor: i32, beta: i32, ply: u32) -> i32 {
+    fn child_value(&mut self, child: &Child<R::Position>, slot: Option<Slot>, floor: i32, beta: i32, ply: u32) -> i32 {
         let gain = child.step.gain;
         if child.step.same_mover {
-            gain + self.search_at(&child.step.next, known, floor - gain, beta - gain, ply + 1).0
+            gain + self.search_at(&child.step.next, slot, floor - gain, beta - gain, ply + 1).0
         } else {
-            gain - self.search_at(&child.step.next, known, gain - beta, gain - floor, ply + 1).0
+            gain - self.search_at(&child.step.next, slot, gain - beta, gain - floor, ply + 1).0
         }
     }
 }

@@ -8,8 +8,7 @@
 //! - `tt`: the shared transposition table of proven bounds, each entry identifying its board
 //!   losslessly (a short code's bucket and tag, or the whole key), in a fixed memory budget;
 //! - `ordering`: table move, extra moves, then biggest gains first, then the moves that
-//!   refuted most positions so far (a history per worker), and enhanced transposition cutoffs
-//!   in `alphabeta`;
+//!   refuted most positions so far (a history per worker);
 //! - `driver`: the sequence of null-window tests (the top first, then galloping down from the
 //!   upper bound until a test succeeds, then bisection; failing that, a walk toward a
 //!   shallow search's guess and aimed tests from it) that closes the bracket of proven

@@ -30,17 +30,6 @@ impl<P> Child<P> {
             self.step.gain - v
         }
     }
-
-    /// The bounds, for the mover of the parent, that bounds `lower..=upper` of the child's
-    /// future gain give.
-    #[inline]
-    pub fn values(&self, lower: i32, upper: i32) -> (i32, i32) {
-        if self.step.same_mover {
-            (self.step.gain + lower, self.step.gain + upper)
-        } else {
-            (self.step.gain - upper, self.step.gain - lower)
-        }
-    }
 }
 
 /// The children of a node, in search order: kept in the order they were played, with the
