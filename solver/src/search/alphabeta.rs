@@ -140,8 +140,8 @@ impl<'s, R: Solvable> Worker<'s, R> {
         // while the children are played. A child the tables cover gets no slot: its search asks
         // the tables first (and works the slot out itself if its tier is not loaded yet).
         // A small table's buckets are asked for as soon as each child is played, so that the
-        // first is in the cache by the time the cutoff below reads it; a large table's
-        // together once the last child is played. A prefetch may wait for its address
+        // first is in the cache by the time its search reads it; a large table's together once
+        // the last child is played. A prefetch may wait for its address
         // translation, short while the page tables of the table stay in the cache and long
         // beyond: spread out, long waits add up; together, they overlap.
         let mut children = Children::empty();
