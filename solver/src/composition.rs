@@ -228,13 +228,12 @@ fn unrank_u64(seeds: usize, mut rank: u64, holes: &mut [u8]) {
 
 /// Steps `holes` to the board of the next rank ([`rank`] plus 1) among boards of the same
 /// seeds and holes, in a few instructions where [`unrank`] takes a search a part: what a
-/// walk through consecutive ranks needs. Returns `false`, and leaves `holes` as it was, at
-/// the last board.
+/// walk through consecutive ranks needs.
 ///
 /// The first bar that can move right moves one place and the bars before it go back to the
 /// start: a seed of the first non-empty hole after hole 0, `j`, goes to hole `j - 1`, and so
-/// do all the seeds of hole 0 (the holes between are empty). Returns `j`, or `None` at the
-/// last board.
+/// do all the seeds of hole 0 (the holes between are empty). Returns `j`; at the last board,
+/// `None`, and `holes` is left as it was.
 #[inline]
 pub fn next(holes: &mut [u8]) -> Option<usize> {
     let j = (1..holes.len()).find(|&j| holes[j] > 0)?;
