@@ -17,11 +17,14 @@ pub const VERSION: u32 = 1;
 pub const OPENING_VERSION: u32 = 2;
 /// The most boards of at most `L` seeds the format lets `L` cover: positions with at most `L`
 /// seeds on the board have no entries, the checker solves them itself, in tables of one byte
-/// a board, so this bounds what a file can make a checker allocate.
-pub const MAX_SMALL_BOARDS: u64 = 1 << 28;
+/// a board, so this bounds what a file can make a checker allocate (2 GiB).
+pub const MAX_SMALL_BOARDS: u64 = 1 << 31;
+/// `L` is at most this on any board, so that a table byte holds a small position's value.
+const MOST_SMALL_SEEDS: u8 = 64;
 
-/// The largest `L` the format allows on a board of `holes` holes a row: the largest whose
-/// boards of at most `L` seeds number at most [`MAX_SMALL_BOARDS`] (20 for 6 holes, 13 for 9).
+/// The largest `L` the format allows on a board of `holes` holes a row: the largest up to 64
+/// whose boards of at most `L` seeds number at most [`MAX_SMALL_BOARDS`] (25 for 6 holes, 15
+/// for 9).
 ///
 /// # Panics
 /// Panics if `holes` is 0 or above 9.
@@ -29,7 +32,7 @@ pub const MAX_SMALL_BOARDS: u64 = 1 << 28;
 /// ```
 /// use dakon_solver::certificate::max_small_seeds;
 /// let l: Vec<u8> = (1..=9).map(max_small_seeds).collect();
-/// assert_eq!(l, [255, 255, 72, 38, 26, 20, 17, 14, 13]);
+/// assert_eq!(l, [64, 64, 64, 50, 33, 25, 20, 17, 15]);
 /// ```
 pub fn max_small_seeds(holes: usize) -> u8 {
     let mut boards = 0u128;
@@ -37,7 +40,7 @@ pub fn max_small_seeds(holes: usize) -> u8 {
         boards += count(seeds.into(), 2 * holes);
         boards <= MAX_SMALL_BOARDS.into()
     };
-    (0..=u8::MAX).take_while(fits).last().unwrap_or(0)
+    (0..=MOST_SMALL_SEEDS).take_while(fits).last().unwrap_or(0)
 }
 /// zstd levels of the sections: the strongest for small sections, where it costs
 /// milliseconds, a fast one for large ones, where the strongest would take tens of seconds
