@@ -5,20 +5,37 @@ use std::sync::atomic::Ordering;
 
 use rustc_hash::FxHashMap;
 
-use super::walk::Half;
+use super::walk::{board_key, BoardKey, Half};
 use super::{ExtractError, ExtractProgress};
 use crate::dakon::Position;
 use crate::rules::Step;
 use crate::search::{Limits, Solver};
 use crate::solvable::Solvable;
 
-/// The move chosen for a board and the highest need it was proven to meet there.
+/// The move chosen for a board and the highest need it was proven to meet there. Six bytes:
+/// a need that a move can meet lies within the seeds (at most 255) in either direction.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Choice {
     /// The move (rules-level).
     pub mv: u8,
     /// The owner's future gain this move is proven to guarantee at least.
-    pub proven: i32,
+    proven: i16,
+    /// The highest need the final pass has followed the board with ([`i16::MIN`] before),
+    /// kept here rather than in a map of its own.
+    pub followed: i16,
+}
+
+impl Choice {
+    /// `mv`, proven to meet `need`.
+    fn new(mv: u8, need: i32) -> Choice {
+        let proven = i16::try_from(need).expect("a need that a move meets lies within the seeds");
+        Choice { mv, proven, followed: i16::MIN }
+    }
+
+    /// The owner's future gain this move is proven to guarantee at least.
+    pub fn proven(self) -> i32 {
+        self.proven.into()
+    }
 }
 
 /// Chooses the owner's moves of one half, proving each with the solver's null-window test.
@@ -32,7 +49,7 @@ pub(super) struct Chooser<'a, R: Solvable<Position = Position>> {
     /// is always the owner here): entries are keyed by the board alone, so the move must meet
     /// the highest need with which the board is reached. The key is cheaper to make and hash
     /// than the board's bytes, and the look-ahead asks this map at every position it counts.
-    pub choices: FxHashMap<u128, Choice>,
+    pub choices: FxHashMap<BoardKey, Choice>,
     /// Null-window tests asked.
     pub tests: u64,
     /// Positions the solver visited for them.
@@ -92,8 +109,12 @@ impl<'a, R: Solvable<Position = Position>> Chooser<'a, R> {
     }
 
     /// Takes `other`'s choices where this one has none for the board or one proven for a lower
-    /// need, and adds its work.
-    pub fn merge(&mut self, other: Chooser<'a, R>) {
+    /// need, and adds its work. The smaller map is poured into the larger, so that the merge
+    /// of large maps takes little more memory than they hold.
+    pub fn merge(&mut self, mut other: Chooser<'a, R>) {
+        if other.choices.len() > self.choices.len() {
+            std::mem::swap(&mut self.choices, &mut other.choices);
+        }
         for (board, choice) in other.choices {
             let kept = self.choices.entry(board).or_insert(choice);
             if choice.proven > kept.proven {
@@ -118,9 +139,9 @@ impl<'a, R: Solvable<Position = Position>> Chooser<'a, R> {
             return Err(ExtractError::Stopped);
         }
         self.progress.reached();
-        let board = self.solver.rules().key(position).into();
+        let board = board_key(self.solver.rules(), position);
         let kept = match self.choices.get(&board).copied() {
-            Some(choice) if choice.proven >= need => return Ok(None),
+            Some(choice) if choice.proven() >= need => return Ok(None),
             Some(choice) => {
                 let step = self.solver.rules().play(position, choice.mv);
                 self.guarantees(&step.next, need - step.gain)?.then_some(choice.mv)
@@ -131,7 +152,7 @@ impl<'a, R: Solvable<Position = Position>> Chooser<'a, R> {
             Some(mv) => mv,
             None => self.choose(position, need)?,
         };
-        if self.choices.insert(board, Choice { mv, proven: need }).is_none() {
+        if self.choices.insert(board, Choice::new(mv, need)).is_none() {
             self.progress.entered();
         }
         Ok(Some(mv))
@@ -149,7 +170,7 @@ impl<'a, R: Solvable<Position = Position>> Chooser<'a, R> {
             if at.mover() != self.half.owner || !rules.legal_moves(&at).as_slice().contains(&mv) {
                 return false;
             }
-            taken.push((rules.key(&at).into(), Choice { mv, proven: need }));
+            taken.push((board_key(rules, &at), Choice::new(mv, need)));
             let step = rules.play(&at, mv);
             (at, need) = (step.next, need - step.gain);
         }
@@ -282,7 +303,7 @@ impl<'a, R: Solvable<Position = Position>> Chooser<'a, R> {
         if replies.is_empty() {
             0
         } else if position.mover() == self.half.owner {
-            let known = self.choices.get(&rules.key(position).into()).is_some_and(|c| c.proven >= need);
+            let known = self.choices.get(&board_key(rules, position)).is_some_and(|c| c.proven() >= need);
             if known {
                 0
             } else if depth == 0 || cap <= 1 {

@@ -151,5 +151,5 @@ where
         return Err(chooser.not_proven(root, need));
     }
     walk_shared(chooser, root, need, chooser.solver().threads())?;
-    Ok(used_entries(rules, half, root, need, &chooser.choices))
+    Ok(used_entries(rules, half, root, need, &mut chooser.choices))
 }

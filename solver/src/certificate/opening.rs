@@ -78,7 +78,7 @@ where
             walk_shared(&mut chooser, &leaf, need, solver.threads())?;
         }
         for &(leaf, need) in &leaves {
-            strategy.moves.extend(used_entries(solver.rules(), half, &leaf, need, &chooser.choices).moves);
+            strategy.moves.extend(used_entries(solver.rules(), half, &leaf, need, &mut chooser.choices).moves);
         }
         tests += chooser.tests;
         nodes += chooser.nodes;

@@ -9,6 +9,17 @@ use rustc_hash::FxHashMap;
 use crate::dakon::{Player, Position};
 use crate::transposition_key::TranspositionKey;
 
+/// A position's transposition key as two words: a hash map entry keyed by it is 8 bytes
+/// smaller than one keyed by the `u128`, which is aligned to 16, and the extraction's maps
+/// hold an entry for every board it walks (hundreds of millions for Kalah(6,5)).
+pub(super) type BoardKey = [u64; 2];
+
+/// The [`BoardKey`] of `position`.
+pub(super) fn board_key<R: TranspositionKey<Position = Position>>(rules: &R, position: &Position) -> BoardKey {
+    let key: u128 = rules.key(position).into();
+    [key as u64, (key >> 64) as u64]
+}
+
 /// What a walk needs to know about a half: whose strategy it is and where it stops.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Half {
@@ -56,7 +67,7 @@ pub(super) fn walk<R, E>(
 where
     R: TranspositionKey<Position = Position>,
 {
-    let mut expanded: FxHashMap<R::Key, i32> = FxHashMap::default();
+    let mut expanded: FxHashMap<BoardKey, i32> = FxHashMap::default();
     let mut stack = vec![(*root, need)];
     while let Some((position, need)) = stack.pop() {
         if half.stops_at(rules, &position, need) {
@@ -68,7 +79,7 @@ where
                 stack.push((step.next, need - step.gain));
             }
         } else {
-            let key = rules.key(&position);
+            let key = board_key(rules, &position);
             if expanded.get(&key).is_some_and(|&done| done >= need) {
                 continue;
             }
