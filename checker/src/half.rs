@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::minimax::Minimax;
-use crate::rules::{difference, Board, Position, Turn};
+use crate::rules::{difference, Position, Turn, MAX_HOLES_PER_ROW};
 use crate::strategy::Strategy;
 
 /// What the check of one half found.
@@ -78,6 +78,37 @@ struct Visit {
     step: usize,
 }
 
+/// A move of the check's record of lines: the step it follows and the hole lifted, in one
+/// word (a step is recorded for every position pushed, so its size is most of the memory a
+/// large check takes).
+#[derive(Clone, Copy)]
+struct Step(u64);
+
+impl Step {
+    fn new(previous: usize, hole: usize) -> Step {
+        Step((previous as u64) << 8 | hole as u64)
+    }
+
+    fn previous(self) -> usize {
+        (self.0 >> 8) as usize
+    }
+
+    fn hole(self) -> usize {
+        (self.0 & 0xFF) as usize
+    }
+}
+
+/// The key of step E's record: the board's holes, then the player to move and the first
+/// turns pending in one byte (bit 0 the player, bits 1 and 2 the first turns).
+type Entered = [u8; 2 * MAX_HOLES_PER_ROW + 1];
+
+fn entered(position: &Position, first_turns: u8) -> Entered {
+    let mut key = [0; 2 * MAX_HOLES_PER_ROW + 1];
+    key[..position.holes().len()].copy_from_slice(position.holes());
+    key[2 * MAX_HOLES_PER_ROW] = position.player() as u8 | first_turns << 1;
+    key
+}
+
 /// Where a half's walk starts and what it follows in the opening under `no-first-turn-capture`.
 pub(crate) struct OpeningWalk<'a> {
     /// The players still in their first turn at the root.
@@ -136,11 +167,13 @@ pub(crate) fn check_half(
     let entries = strategy.len() + opening.map_or(0, |opening| opening.strategy.len());
     let mut report = HalfReport { owner, needed, entries, visited: 0, failure: None };
     // Each step is a move (previous step, hole); step 0 is the root.
-    let mut steps: Vec<(usize, usize)> = vec![(0, 0)];
+    let mut steps: Vec<Step> = vec![Step::new(0, 0)];
     // The highest need met (or being checked) on a board, above the stores' difference: a
     // position whose need is met implies every lower need. Recorded before the position's
-    // successors are checked, which is sound because any failure ends the whole check.
-    let mut met: HashMap<((Board, usize), u8), i64> = HashMap::new();
+    // successors are checked, which is sound because any failure ends the whole check. A
+    // need above `i16::MAX` (beyond any board's seeds) is recorded as `i16::MAX`: recording
+    // less than was met only makes the walk enter the board again.
+    let mut met: HashMap<Entered, i16> = HashMap::new();
     let first_turns = opening.map_or(0, |opening| opening.first_turns);
     let mut stack = vec![Visit { position: *root, first_turns, needed, step: 0 }];
     while let Some(Visit { position, first_turns, needed, step }) = stack.pop() {
@@ -152,15 +185,15 @@ pub(crate) fn check_half(
             continue;
         }
         // Step E.
-        let key = (position.key(), first_turns);
-        if met.get(&key).is_some_and(|&highest| highest >= above_stores) {
+        let key = entered(&position, first_turns);
+        if met.get(&key).is_some_and(|&highest| i64::from(highest) >= above_stores) {
             continue;
         }
-        met.insert(key, above_stores);
+        met.insert(key, i16::try_from(above_stores).unwrap_or(i16::MAX));
         let mover = position.player();
         let turn = if first_turns & bit(mover) != 0 { Turn::FirstWithoutCapture } else { Turn::Ordinary };
         let mut follow = |hole: usize, next: Position| {
-            steps.push((step, hole));
+            steps.push(Step::new(step, hole));
             let first_turns = first_turns_after(first_turns, mover, &next);
             stack.push(Visit { position: next, first_turns, needed, step: steps.len() - 1 });
         };
@@ -199,11 +232,11 @@ pub(crate) fn check_half(
 }
 
 /// The holes lifted from the root to `step`.
-fn line(steps: &[(usize, usize)], mut step: usize) -> Vec<usize> {
+fn line(steps: &[Step], mut step: usize) -> Vec<usize> {
     let mut holes = Vec::new();
     while step != 0 {
-        holes.push(steps[step].1);
-        step = steps[step].0;
+        holes.push(steps[step].hole());
+        step = steps[step].previous();
     }
     holes.reverse();
     holes

@@ -315,11 +315,6 @@ impl Position {
         difference(self.stores, player)
     }
 
-    /// The board and player to move, which decide the rest of the game (stores do not).
-    pub(crate) fn key(&self) -> (Board, usize) {
-        (self.board, self.player)
-    }
-
     /// Plays a `dakon` turn from `hole` under `options`; returns whether the mover moves again.
     fn dakon_turn(&mut self, hole: usize, options: DakonOptions, turn: Turn) -> bool {
         let mover = self.player;
