@@ -79,8 +79,7 @@ struct Visit {
 }
 
 /// A move of the check's record of lines: the step it follows and the hole lifted, in one
-/// word (a step is recorded for every position pushed, so its size is most of the memory a
-/// large check takes).
+/// word, since a step is recorded for every position pushed.
 #[derive(Clone, Copy)]
 struct Step(u64);
 
