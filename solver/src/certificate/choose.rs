@@ -279,6 +279,10 @@ impl<'a, R: Solvable<Position = Position>> Chooser<'a, R> {
     /// `need`. Usually the first candidate is proven at once, so the costs are found by
     /// branch and bound: a candidate's count stops as soon as it cannot win.
     fn cheapest(&self, candidates: &[(u8, Step<Position>)], need: i32) -> Option<usize> {
+        // One candidate needs no counting, and counting is most of a large extraction's time.
+        if candidates.len() <= 1 {
+            return (!candidates.is_empty()).then_some(0);
+        }
         let rules = self.solver.rules();
         let mut best: Option<((Cost, u8), usize)> = None;
         for (i, (mv, step)) in candidates.iter().enumerate() {
