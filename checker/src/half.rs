@@ -74,27 +74,10 @@ struct Visit {
     /// without `no-first-turn-capture`.
     first_turns: u8,
     needed: i64,
-    /// Where its line ends in the check's `steps`.
-    step: usize,
-}
-
-/// A move of the check's record of lines: the step it follows and the hole lifted, in one
-/// word, since a step is recorded for every position pushed.
-#[derive(Clone, Copy)]
-struct Step(u64);
-
-impl Step {
-    fn new(previous: usize, hole: usize) -> Step {
-        Step((previous as u64) << 8 | hole as u64)
-    }
-
-    fn previous(self) -> usize {
-        (self.0 >> 8) as usize
-    }
-
-    fn hole(self) -> usize {
-        (self.0 & 0xFF) as usize
-    }
+    /// Moves from the root to it.
+    depth: usize,
+    /// The hole lifted to reach it (0 at the root).
+    hole: usize,
 }
 
 /// The key of step E's record: the board's holes, then the player to move and the first
@@ -165,8 +148,9 @@ pub(crate) fn check_half(
     let Strategies { ordinary: strategy, opening } = strategies;
     let entries = strategy.len() + opening.map_or(0, |opening| opening.strategy.len());
     let mut report = HalfReport { owner, needed, entries, visited: 0, failure: None };
-    // Each step is a move (previous step, hole); step 0 is the root.
-    let mut steps: Vec<Step> = vec![Step::new(0, 0)];
+    // The holes lifted from the root to the position being visited: the walk is depth first,
+    // so a visit's line is the line of the last visit one move shallower, plus its hole.
+    let mut line: Vec<usize> = Vec::new();
     // The highest need met (or being checked) on a board, above the stores' difference: a
     // position whose need is met implies every lower need. Recorded before the position's
     // successors are checked, which is sound because any failure ends the whole check. A
@@ -174,27 +158,35 @@ pub(crate) fn check_half(
     // less than was met only makes the walk enter the board again.
     let mut met: HashMap<Entered, i16> = HashMap::new();
     let first_turns = opening.map_or(0, |opening| opening.first_turns);
-    let mut stack = vec![Visit { position: *root, first_turns, needed, step: 0 }];
-    while let Some(Visit { position, first_turns, needed, step }) = stack.pop() {
+    let mut stack = vec![Visit { position: *root, first_turns, needed, depth: 0, hole: 0 }];
+    while let Some(Visit { position, first_turns, needed, depth, hole }) = stack.pop() {
         report.visited += 1;
         visits.fetch_add(1, Ordering::Relaxed);
+        if depth > 0 {
+            line.truncate(depth - 1);
+            line.push(hole);
+        }
         let above_stores = needed - position.store_difference(owner);
         // Step S: stores never shrink, so even losing every seed left meets this need.
         if above_stores <= -i64::from(position.seeds_on_board()) {
             continue;
         }
-        // Step E.
-        let key = entered(&position, first_turns);
-        if met.get(&key).is_some_and(|&highest| i64::from(highest) >= above_stores) {
-            continue;
+        // Step E. Positions that rules 1 and 2 decide are not recorded: entered again with a
+        // lower need they hold again, so the verdict and the visits are the same, and they
+        // are most of a large check's positions.
+        let decided = position.is_over() || (first_turns == 0 && position.seeds_on_board() <= small_seeds);
+        if !decided {
+            let key = entered(&position, first_turns);
+            if met.get(&key).is_some_and(|&highest| i64::from(highest) >= above_stores) {
+                continue;
+            }
+            met.insert(key, i16::try_from(above_stores).unwrap_or(i16::MAX));
         }
-        met.insert(key, i16::try_from(above_stores).unwrap_or(i16::MAX));
         let mover = position.player();
         let turn = if first_turns & bit(mover) != 0 { Turn::FirstWithoutCapture } else { Turn::Ordinary };
         let mut follow = |hole: usize, next: Position| {
-            steps.push(Step::new(step, hole));
             let first_turns = first_turns_after(first_turns, mover, &next);
-            stack.push(Visit { position: next, first_turns, needed, step: steps.len() - 1 });
+            stack.push(Visit { position: next, first_turns, needed, depth: depth + 1, hole });
         };
         // In the opening the owner's entries are keyed by the board and the first turns.
         let entry = match opening {
@@ -223,20 +215,9 @@ pub(crate) fn check_half(
             }
         };
         if let Some(shortfall) = shortfall {
-            report.failure = Some(Failure { position, line: line(&steps, step), owner, needed, shortfall });
+            report.failure = Some(Failure { position, line, owner, needed, shortfall });
             break;
         }
     }
     report
-}
-
-/// The holes lifted from the root to `step`.
-fn line(steps: &[Step], mut step: usize) -> Vec<usize> {
-    let mut holes = Vec::new();
-    while step != 0 {
-        holes.push(steps[step].hole());
-        step = steps[step].previous();
-    }
-    holes.reverse();
-    holes
 }
