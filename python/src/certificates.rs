@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use dakon_solver::certificate::{default_small_seeds, extract, Claim, ExtractError};
+use dakon_solver::certificate::{default_small_seeds, extract, max_small_seeds, Claim, ExtractError};
 use dakon_solver::search::Limits;
 use dakon_solver::tt_budget::capped;
 use pyo3::exceptions::{PyOSError, PyValueError};
@@ -26,7 +26,8 @@ use crate::wait::{self, Finished};
 ///
 /// Takes the search keywords of `solve` (`**search`).
 ///
-/// Raises ValueError for a malformed position or `small_seeds` outside 0 to 12,
+/// Raises ValueError for a malformed position or `small_seeds` above what the format allows
+/// on the board (25 on 6 holes a row, 64 on 1 to 3: `max_small_seeds`),
 /// dakon.CertificateError if the solver could not back the claim or the checker refused the
 /// file (a bug; the file is kept), OSError if it cannot be written, dakon.Interrupted on
 /// Ctrl-C (nothing written).
@@ -41,8 +42,9 @@ pub fn write_certificate(
     search: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<String> {
     let options = SearchOptions::from_kwargs("certificates.write", search)?;
-    let small_seeds: Option<u8> = optional_int_in("small_seeds", small_seeds, 0..=12)?;
     let position = position.resolve(options.rules)?;
+    let most = max_small_seeds(position.position.holes());
+    let small_seeds: Option<u8> = optional_int_in("small_seeds", small_seeds, 0..=most.into())?;
     rules_name::refuse_opening(position.rules, "rules", "dakon.certificates.write")?;
     let (p, rule_set) = (position.position, position.rule_set());
     let (solver, tables) = options.solver(rule_set, options.threads, capped(options.tt_bytes, p.holes(), p.seeds_on_board()))?;

@@ -68,5 +68,19 @@ def test_bounds_only_certificates_and_bad_files(tmp_path) -> None:
         dakon.certificates.check(tmp_path / "missing.dkc")
     with pytest.raises(OSError):
         dakon.certificates.write("2,2/2,2 0/0 0", tmp_path / "no-such-dir" / "x.dkc")
-    with pytest.raises(ValueError, match="small_seeds"):
-        dakon.certificates.write("2,2/2,2 0/0 0", tmp_path / "x.dkc", small_seeds=13)
+    # The format's bound on the board, as on the command line; up front, before any search.
+    with pytest.raises(ValueError, match="small_seeds: expected an integer from 0 to 64, found 65"):
+        dakon.certificates.write("2,2/2,2 0/0 0", tmp_path / "x.dkc", small_seeds=65)
+    with pytest.raises(ValueError, match="small_seeds: expected an integer from 0 to 25, found 26"):
+        dakon.certificates.write(dakon.Position.start(6, 6), tmp_path / "x.dkc", small_seeds=26)
+    assert not (tmp_path / "x.dkc").exists()
+
+
+def test_certificate_small_seeds_above_twelve(tmp_path) -> None:
+    # Above the default of 12, as far as the format allows: the checker solves every board of
+    # up to 14 seeds itself.
+    p = "3,3,3/3,3,3 0/0 0"
+    written = dakon.certificates.write(p, tmp_path / "l14.dkc", small_seeds=14, threads=1)
+    assert written["small_seeds"] == 14 and written["checked"] is True and written["value"] == dakon.solve(p).value
+    report = dakon.certificates.check(tmp_path / "l14.dkc")
+    assert report["status"] == "holds" and report["L"] == 14
