@@ -3,7 +3,9 @@
 
 use std::sync::atomic::Ordering;
 
-use rustc_hash::FxHashMap;
+use dashmap::mapref::entry::Entry;
+use dashmap::DashMap;
+use rustc_hash::FxBuildHasher;
 
 use super::walk::{board_key, BoardKey, Half};
 use super::{ExtractError, ExtractProgress};
@@ -38,6 +40,13 @@ impl Choice {
     }
 }
 
+/// One move per board of a half, by the position's [`BoardKey`] (the board and the mover, who
+/// is always the owner here): entries are keyed by the board alone, so the move must meet the
+/// highest need with which the board is reached. One map serves every thread of the walk, in
+/// shards that grow one at a time: a board chosen on one thread is known to all, and no
+/// merge of per-thread copies doubles the memory at the end.
+pub(super) type Choices = DashMap<BoardKey, Choice, FxBuildHasher>;
+
 /// Chooses the owner's moves of one half, proving each with the solver's null-window test.
 pub(super) struct Chooser<'a, R: Solvable<Position = Position>> {
     solver: &'a Solver<R>,
@@ -45,11 +54,8 @@ pub(super) struct Chooser<'a, R: Solvable<Position = Position>> {
     half: Half,
     /// `"lower"` or `"upper"`, for errors.
     name: &'static str,
-    /// One move per board, by the position's transposition key (the board and the mover, who
-    /// is always the owner here): entries are keyed by the board alone, so the move must meet
-    /// the highest need with which the board is reached. The key is cheaper to make and hash
-    /// than the board's bytes, and the look-ahead asks this map at every position it counts.
-    pub choices: FxHashMap<BoardKey, Choice>,
+    /// The half's moves, shared with the choosers of the other threads.
+    choices: &'a Choices,
     /// Null-window tests asked.
     pub tests: u64,
     /// Positions the solver visited for them.
@@ -76,10 +82,18 @@ const LOOKAHEAD: u32 = 4;
 const QUICK_NODES: u64 = 10_000;
 
 impl<'a, R: Solvable<Position = Position>> Chooser<'a, R> {
-    /// A chooser for `half` (`name` is `"lower"` or `"upper"`, for errors).
-    /// `progress` is raised as positions are reached, boards given moves and tests searched.
-    pub fn new(solver: &'a Solver<R>, limits: &'a Limits, half: Half, name: &'static str, progress: &'a ExtractProgress) -> Self {
-        Chooser { solver, limits, half, name, choices: FxHashMap::default(), tests: 0, nodes: 0, table_answers: 0, progress }
+    /// A chooser for `half` (`name` is `"lower"` or `"upper"`, for errors) that keeps its
+    /// moves in `choices`. `progress` is raised as positions are reached, boards given moves
+    /// and tests searched.
+    pub fn new(
+        solver: &'a Solver<R>,
+        limits: &'a Limits,
+        half: Half,
+        name: &'static str,
+        choices: &'a Choices,
+        progress: &'a ExtractProgress,
+    ) -> Self {
+        Chooser { solver, limits, half, name, choices, tests: 0, nodes: 0, table_answers: 0, progress }
     }
 
     /// The solver the tests are asked of.
@@ -92,15 +106,20 @@ impl<'a, R: Solvable<Position = Position>> Chooser<'a, R> {
         self.half
     }
 
-    /// A chooser of the same half for another thread: it starts from this one's choices and
-    /// counts its own work.
+    /// The moves chosen so far.
+    pub fn choices(&self) -> &'a Choices {
+        self.choices
+    }
+
+    /// A chooser of the same half for another thread: it shares this one's choices and counts
+    /// its own work.
     pub fn fork(&self) -> Self {
         Chooser {
             solver: self.solver,
             limits: self.limits,
             half: self.half,
             name: self.name,
-            choices: self.choices.clone(),
+            choices: self.choices,
             tests: 0,
             nodes: 0,
             table_answers: 0,
@@ -108,19 +127,8 @@ impl<'a, R: Solvable<Position = Position>> Chooser<'a, R> {
         }
     }
 
-    /// Takes `other`'s choices where this one has none for the board or one proven for a lower
-    /// need, and adds its work. The smaller map is poured into the larger, so that the merge
-    /// of large maps takes little more memory than they hold.
-    pub fn merge(&mut self, mut other: Chooser<'a, R>) {
-        if other.choices.len() > self.choices.len() {
-            std::mem::swap(&mut self.choices, &mut other.choices);
-        }
-        for (board, choice) in other.choices {
-            let kept = self.choices.entry(board).or_insert(choice);
-            if choice.proven > kept.proven {
-                *kept = choice;
-            }
-        }
+    /// Adds the work of `other`, a fork of this chooser.
+    pub fn add_work(&mut self, other: Chooser<'a, R>) {
         self.tests += other.tests;
         self.nodes += other.nodes;
         self.table_answers += other.table_answers;
@@ -140,7 +148,7 @@ impl<'a, R: Solvable<Position = Position>> Chooser<'a, R> {
         }
         self.progress.reached();
         let board = board_key(self.solver.rules(), position);
-        let kept = match self.choices.get(&board).copied() {
+        let kept = match self.choices.get(&board).map(|choice| *choice) {
             Some(choice) if choice.proven() >= need => return Ok(None),
             Some(choice) => {
                 let step = self.solver.rules().play(position, choice.mv);
@@ -152,8 +160,18 @@ impl<'a, R: Solvable<Position = Position>> Chooser<'a, R> {
             Some(mv) => mv,
             None => self.choose(position, need)?,
         };
-        if self.choices.insert(board, Choice::new(mv, need)).is_none() {
-            self.progress.entered();
+        // Another thread may have chosen for the board meanwhile: the choice proven for the
+        // higher need stays, since its thread walks the board's subtree with that need.
+        let choice = Choice::new(mv, need);
+        match self.choices.entry(board) {
+            Entry::Occupied(mut kept) if kept.get().proven < choice.proven => {
+                kept.insert(choice);
+            }
+            Entry::Occupied(_) => {}
+            Entry::Vacant(vacant) => {
+                vacant.insert(choice);
+                self.progress.entered();
+            }
         }
         Ok(Some(mv))
     }
@@ -176,7 +194,9 @@ impl<'a, R: Solvable<Position = Position>> Chooser<'a, R> {
         }
         let proven = need <= -(rules.seeds_on_board(&at) as i32);
         if proven {
-            self.choices.extend(taken);
+            for (board, choice) in taken {
+                self.choices.insert(board, choice);
+            }
         }
         proven
     }

@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::choose::Chooser;
+use super::choose::{Choices, Chooser};
 use super::prune::used_entries;
 use super::shared_walk::walk_shared;
 use super::walk::Half;
@@ -118,7 +118,8 @@ where
     let (mut tests, mut nodes, mut table_answers) = (0, 0, 0);
     let mut extract_half = |name, owner: Player, wanted, turn| {
         let half = Half { owner, small_seeds: small_seeds as u32 };
-        let mut chooser = Chooser::new(solver, limits, half, name, progress);
+        let choices = Choices::default();
+        let mut chooser = Chooser::new(solver, limits, half, name, &choices, progress);
         let strategy = half_strategy(solver.rules(), &mut chooser, half, root, wanted, turn);
         tests += chooser.tests;
         nodes += chooser.nodes;
@@ -151,5 +152,5 @@ where
         return Err(chooser.not_proven(root, need));
     }
     walk_shared(chooser, root, need, chooser.solver().threads())?;
-    Ok(used_entries(rules, half, root, need, &mut chooser.choices))
+    Ok(used_entries(rules, half, root, need, chooser.choices()))
 }

@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::time::Instant;
 
-use super::choose::Chooser;
+use super::choose::{Choices, Chooser};
 use super::prune::used_entries;
 use super::shared_walk::walk_shared;
 use super::walk::Half;
@@ -72,13 +72,14 @@ where
         let need = wanted - (position.store(owner) as i32 - position.store(owner.other()) as i32);
         let (opening, mut leaves) = walk_opening(&mut prover, options, half, name, root, need)?;
         leaves.retain(|(leaf, need)| !half.stops_at(solver.rules(), leaf, *need));
-        let mut chooser = Chooser::new(solver, limits, half, name, progress);
+        let choices = Choices::default();
+        let mut chooser = Chooser::new(solver, limits, half, name, &choices, progress);
         let mut strategy = Strategy::default();
         for &(leaf, need) in &leaves {
             walk_shared(&mut chooser, &leaf, need, solver.threads())?;
         }
         for &(leaf, need) in &leaves {
-            strategy.moves.extend(used_entries(solver.rules(), half, &leaf, need, &mut chooser.choices).moves);
+            strategy.moves.extend(used_entries(solver.rules(), half, &leaf, need, &choices).moves);
         }
         tests += chooser.tests;
         nodes += chooser.nodes;

@@ -2,10 +2,8 @@
 //! chosen moves on boards that a later, better choice no longer reaches; this walk follows the
 //! final choices as the checker will and keeps only the boards it meets.
 
-use rustc_hash::FxHashMap;
-
-use super::choose::Choice;
-use super::walk::{board_key, walk, BoardKey, Half};
+use super::choose::Choices;
+use super::walk::{board_key, walk, Half};
 use super::{Board, Strategy};
 use crate::dakon::Position;
 use crate::solvable::Solvable;
@@ -19,13 +17,13 @@ use crate::solvable::Solvable;
 /// Panics if the walk reaches a board of the owner that `choices` has no move for, or one
 /// whose move was proven for a lower need: the extraction walked every such board with the
 /// highest need it can be reached with, so this would be a bug.
-pub(super) fn used_entries<R>(rules: &R, half: Half, root: &Position, need: i32, choices: &mut FxHashMap<BoardKey, Choice>) -> Strategy
+pub(super) fn used_entries<R>(rules: &R, half: Half, root: &Position, need: i32, choices: &Choices) -> Strategy
 where
     R: Solvable<Position = Position>,
 {
     let mut strategy = Strategy::default();
     let walked = walk(rules, half, root, need, |position, need| {
-        let choice = choices.get_mut(&board_key(rules, position)).unwrap_or_else(|| panic!("no move chosen for {position}"));
+        let mut choice = choices.get_mut(&board_key(rules, position)).unwrap_or_else(|| panic!("no move chosen for {position}"));
         if i32::from(choice.followed) >= need {
             return Ok(None);
         }

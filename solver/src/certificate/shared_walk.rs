@@ -1,6 +1,6 @@
 //! One half's walk on several threads: the top of its tree on the calling thread until there
 //! are enough subtrees to share, then the subtrees taken one at a time by workers, each with a
-//! chooser of its own, and their choices merged.
+//! chooser of its own over the half's one map of choices.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -19,11 +19,12 @@ const SUBTREES_PER_THREAD: usize = 64;
 /// `need`, on `threads` threads, choosing the owner's moves; leaves in `chooser` every move
 /// chosen and the work of every thread.
 ///
-/// Each worker starts from a copy of the top's choices and keeps its own, so a board reached
-/// in two workers' subtrees may be chosen twice; the merge keeps, per board, the choice proven
-/// for the highest need, whose worker walked the subtree below it with that need. So every
-/// board the final pass reaches has a move proven for the need it is reached with, as on one
-/// thread.
+/// The workers share the half's choices: a worker that meets a board another has chosen for
+/// with at least its need goes no further (the other walks the subtree below), and where two
+/// choose for the same board the choice proven for the higher need stays, whose worker walks
+/// the subtree below it with that need. Every choice is made before the walk below it, and
+/// every walk ends before this returns, so every board the final pass reaches has a move
+/// proven for the need it is reached with, as on one thread.
 ///
 /// # Errors
 /// The first error of the top or of a worker (a limit stopped a test, or no move meets a need).
@@ -53,7 +54,7 @@ where
         handles.into_iter().map(|handle| handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
     });
     for worker in workers {
-        chooser.merge(worker?);
+        chooser.add_work(worker?);
     }
     Ok(())
 }
