@@ -172,8 +172,8 @@ pub(crate) fn check_half(
             continue;
         }
         // Step E. Positions that rules 1 and 2 decide are not recorded: entered again with a
-        // lower need they hold again, so the verdict and the visits are the same, and they
-        // are most of a large check's positions.
+        // lower need they hold again, so the verdict and the visits are the same without the
+        // memory their records took.
         let decided = position.is_over() || (first_turns == 0 && position.seeds_on_board() <= small_seeds);
         if !decided {
             let key = entered(&position, first_turns);
