@@ -174,8 +174,9 @@ pub(crate) fn check_half(
         // Step E. Positions that rules 1 and 2 decide are not recorded: entered again with a
         // lower need they hold again, so the verdict and the visits are the same without the
         // memory their records took.
-        let decided = position.is_over() || (first_turns == 0 && position.seeds_on_board() <= small_seeds);
-        if !decided {
+        let final_stores = position.final_stores();
+        let small = first_turns == 0 && position.seeds_on_board() <= small_seeds;
+        if final_stores.is_none() && !small {
             let key = entered(&position, first_turns);
             if met.get(&key).is_some_and(|&highest| i64::from(highest) >= above_stores) {
                 continue;
@@ -194,9 +195,9 @@ pub(crate) fn check_half(
             _ => strategy.move_for(position.holes()),
         };
         // Rules 1 to 5, in this order.
-        let shortfall = if let Some(stores) = position.final_stores() {
+        let shortfall = if let Some(stores) = final_stores {
             Some(Shortfall::GameOver(difference(stores, owner))).filter(|_| difference(stores, owner) < needed)
-        } else if first_turns == 0 && position.seeds_on_board() <= small_seeds {
+        } else if small {
             let value = minimax.value_for(&position, owner);
             Some(Shortfall::SmallPosition(value)).filter(|_| value < needed)
         } else if position.player() != owner {
