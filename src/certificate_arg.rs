@@ -14,7 +14,7 @@ use crate::cli_error::CliError;
 pub struct CertificateOptions {
     /// Positions with at most L seeds on the board get no entry in a certificate: the checker
     /// solves them by its own tables. A larger L makes smaller files that take longer to check;
-    /// at most 25 on 6 holes a row (64 on 1 to 3, 50 on 4, 33 on 5, 20 on 7, 17 on 8, 15 on
+    /// at most 29 on 6 holes a row (64 on 1 to 3, 61 on 4, 39 on 5, 23 on 7, 20 on 8, 17 on
     /// 9) [default: 12 for boards of up to 6 holes per row, 10 for 7, 9 for 8, 8 for 9].
     #[arg(long = "certificate-small-seeds", value_name = "L")]
     pub small_seeds: Option<u8>,

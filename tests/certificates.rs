@@ -183,8 +183,8 @@ fn the_extraction_refuses_false_claims_and_bad_options() {
         ExtractError::Bounds { lower: v, upper: v - 2 }
     );
     assert_eq!(
-        extract(&solver, &start, Claim { lower: v, upper: v }, 51, &limits).unwrap_err(),
-        ExtractError::SmallSeeds { found: 51, most: 50 }
+        extract(&solver, &start, Claim { lower: v, upper: v }, 62, &limits).unwrap_err(),
+        ExtractError::SmallSeeds { found: 62, most: 61 }
     );
     let stopped = Limits { stop: Some(Arc::new(AtomicBool::new(true))), ..Limits::default() };
     assert_eq!(extract(&solver, &start, Claim { lower: v, upper: v }, 4, &stopped).unwrap_err(), ExtractError::Stopped);

@@ -88,7 +88,7 @@ fn bad_certificate_destinations_are_refused_before_the_search() {
     for (args, message) in [
         (vec!["--certificate", path_str(&missing)], "does not exist"),
         (vec!["--certificate", path_str(dir.path())], "is a directory"),
-        (vec!["--certificate", "x.dkc", "--certificate-small-seeds", "16"], "a certificate of 9 holes a row allows at most 15"),
+        (vec!["--certificate", "x.dkc", "--certificate-small-seeds", "18"], "a certificate of 9 holes a row allows at most 17"),
     ] {
         let out = dakon(&[&["solve", "start", "--holes", "9"], args.as_slice()].concat());
         assert_eq!(out.status.code(), Some(2), "{args:?}");

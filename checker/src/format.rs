@@ -20,13 +20,13 @@ pub const VERSION: u32 = 1;
 pub const OPENING_VERSION: u32 = 2;
 /// The most boards of at most `L` seeds a file may make the checker solve: positions with at
 /// most `L` seeds on the board are solved by the checker, in tables of a byte a board.
-pub const MAX_SMALL_BOARDS: u64 = 1 << 31;
+pub const MAX_SMALL_BOARDS: u64 = 1 << 33;
 /// `L` is at most this on any board, so that a table byte holds a small position's value.
 const MOST_SMALL_SEEDS: u8 = 64;
 
 /// The largest `L` a certificate of `holes_per_row` holes a row may have: at most 64, and its
 /// boards of at most `L` seeds (on `2n` holes) number at most [`MAX_SMALL_BOARDS`]: 64 up to 3
-/// holes a row, then 50, 33, 25, 20, 17 and 15 for 4 to 9.
+/// holes a row, then 61, 39, 29, 23, 20 and 17 for 4 to 9.
 pub fn max_small_seeds(holes_per_row: usize) -> u8 {
     let holes = 2 * holes_per_row as u64;
     // C(k + holes - 1, holes - 1), the boards of k seeds, built up k by k.

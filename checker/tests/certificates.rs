@@ -318,7 +318,7 @@ fn malformed_headers_are_refused_with_what_was_expected() {
         ),
         (Draft { lower: 3, upper: 2, ..draft.clone() }, "claimed lower bound 3 above the upper bound 2, expected lower <= upper"),
         (Draft { small_seeds: 65, ..draft.clone() }, "L = 65, expected at most 64 for 2 holes a row"),
-        (Draft { holes_per_row: 6, holes: vec![1; 12], small_seeds: 26, ..draft.clone() }, "L = 26, expected at most 25 for 6 holes a row"),
+        (Draft { holes_per_row: 6, holes: vec![1; 12], small_seeds: 30, ..draft.clone() }, "L = 30, expected at most 29 for 6 holes a row"),
     ];
     for (tampered, expected) in cases {
         let message = refusal(&tampered.bytes());

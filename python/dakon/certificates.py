@@ -41,7 +41,7 @@ def write(
     and ``check`` (the checker's report). The search keywords are those of ``solve``.
 
     Raises ValueError for a malformed position or ``small_seeds`` above what the format allows
-    on the board (25 on 6 holes a row, 20 on 7, 64 on 1 to 3; the CLI's
+    on the board (29 on 6 holes a row, 23 on 7, 64 on 1 to 3; the CLI's
     ``--certificate-small-seeds`` has the same bound),
     dakon.CertificateError if the claim could not be backed or the checker refused the file,
     OSError if it cannot be written, dakon.Interrupted on Ctrl-C (nothing written).

@@ -27,7 +27,7 @@ use crate::wait::{self, Finished};
 /// Takes the search keywords of `solve` (`**search`).
 ///
 /// Raises ValueError for a malformed position or `small_seeds` above what the format allows
-/// on the board (25 on 6 holes a row, 64 on 1 to 3: `max_small_seeds`),
+/// on the board (29 on 6 holes a row, 64 on 1 to 3: `max_small_seeds`),
 /// dakon.CertificateError if the solver could not back the claim or the checker refused the
 /// file (a bug; the file is kept), OSError if it cannot be written, dakon.Interrupted on
 /// Ctrl-C (nothing written).

@@ -71,8 +71,8 @@ def test_bounds_only_certificates_and_bad_files(tmp_path) -> None:
     # The format's bound on the board, as on the command line; up front, before any search.
     with pytest.raises(ValueError, match="small_seeds: expected an integer from 0 to 64, found 65"):
         dakon.certificates.write("2,2/2,2 0/0 0", tmp_path / "x.dkc", small_seeds=65)
-    with pytest.raises(ValueError, match="small_seeds: expected an integer from 0 to 25, found 26"):
-        dakon.certificates.write(dakon.Position.start(6, 6), tmp_path / "x.dkc", small_seeds=26)
+    with pytest.raises(ValueError, match="small_seeds: expected an integer from 0 to 29, found 30"):
+        dakon.certificates.write(dakon.Position.start(6, 6), tmp_path / "x.dkc", small_seeds=30)
     assert not (tmp_path / "x.dkc").exists()
 
 

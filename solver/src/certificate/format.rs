@@ -17,13 +17,13 @@ pub const VERSION: u32 = 1;
 pub const OPENING_VERSION: u32 = 2;
 /// The most boards of at most `L` seeds the format lets `L` cover: positions with at most `L`
 /// seeds on the board have no entries, the checker solves them itself, in tables of one byte
-/// a board, so this bounds what a file can make a checker allocate (2 GiB).
-pub const MAX_SMALL_BOARDS: u64 = 1 << 31;
+/// a board, so this bounds what a file can make a checker allocate (8 GiB).
+pub const MAX_SMALL_BOARDS: u64 = 1 << 33;
 /// `L` is at most this on any board, so that a table byte holds a small position's value.
 const MOST_SMALL_SEEDS: u8 = 64;
 
 /// The largest `L` the format allows on a board of `holes` holes a row: the largest up to 64
-/// whose boards of at most `L` seeds number at most [`MAX_SMALL_BOARDS`] (25 for 6 holes, 15
+/// whose boards of at most `L` seeds number at most [`MAX_SMALL_BOARDS`] (29 for 6 holes, 17
 /// for 9).
 ///
 /// # Panics
@@ -32,7 +32,7 @@ const MOST_SMALL_SEEDS: u8 = 64;
 /// ```
 /// use dakon_solver::certificate::max_small_seeds;
 /// let l: Vec<u8> = (1..=9).map(max_small_seeds).collect();
-/// assert_eq!(l, [64, 64, 64, 50, 33, 25, 20, 17, 15]);
+/// assert_eq!(l, [64, 64, 64, 61, 39, 29, 23, 20, 17]);
 /// ```
 pub fn max_small_seeds(holes: usize) -> u8 {
     let mut boards = 0u128;
