@@ -42,9 +42,9 @@ pub fn max_small_seeds(holes_per_row: usize) -> u8 {
     }
     MOST_SMALL_SEEDS
 }
-/// The most bytes one half's entries may decode to (28 M entries of 9 × 9 boards): what a file
-/// can make the checker allocate, however small its compressed frame.
-pub const MAX_ENTRY_BYTES: u64 = 1 << 29;
+/// The most bytes one half's entries may decode to (330 M entries of 6 × 6 boards, 226 M of
+/// 9 × 9): what a file can make the checker allocate, however small its compressed frame.
+pub const MAX_ENTRY_BYTES: u64 = 1 << 32;
 
 /// Why a file is not a well-formed certificate: what was expected and what was found.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -448,7 +448,7 @@ fn malformed_sections_are_refused() {
             section(u64::MAX, &entries, &whole),
             "the upper half has 18446744073709551615 entries of 5 bytes, more than the checker accepts".into(),
         ),
-        (section(1 << 40, &entries, &whole), "more than the checker accepts (536870912 bytes)".into()),
+        (section(1 << 40, &entries, &whole), "more than the checker accepts (4294967296 bytes)".into()),
     ];
     for (upper, expected) in cases {
         let message = refusal(&with_upper_section(&draft, upper));
