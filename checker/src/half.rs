@@ -189,11 +189,6 @@ pub(crate) fn check_half(
             let first_turns = first_turns_after(first_turns, mover, &next);
             stack.push(Visit { position: next, first_turns, needed, depth: depth + 1, hole });
         };
-        // In the opening the owner's entries are keyed by the board and the first turns.
-        let entry = match opening {
-            Some(opening) if first_turns != 0 => opening.strategy.move_for(&[position.holes(), &[first_turns]].concat()),
-            _ => strategy.move_for(position.holes()),
-        };
         // Rules 1 to 5, in this order.
         let shortfall = if let Some(stores) = final_stores {
             Some(Shortfall::GameOver(difference(stores, owner))).filter(|_| difference(stores, owner) < needed)
@@ -204,6 +199,11 @@ pub(crate) fn check_half(
             position.successors_in_turn(turn).into_iter().rev().for_each(|(hole, next)| follow(hole, next));
             None
         } else {
+            // In the opening the owner's entries are keyed by the board and the first turns.
+            let entry = match opening {
+                Some(opening) if first_turns != 0 => opening.strategy.move_for(&[position.holes(), &[first_turns]].concat()),
+                _ => strategy.move_for(position.holes()),
+            };
             match entry {
                 None => Some(Shortfall::NoEntry(position.store_difference(owner) - i64::from(position.seeds_on_board()))),
                 Some(hole) => match position.play_in_turn(hole.into(), turn) {

@@ -23,12 +23,19 @@ pub(crate) struct Minimax {
     solved: u64,
 }
 
-/// A position being solved: its successors, the next to look at and the best so far.
+/// A position being solved: its successors (with their gains where known), the next to look
+/// at and the best so far.
 struct Frame {
     position: Position,
-    successors: Vec<(usize, Position)>,
+    successors: Vec<Successor>,
     next: usize,
     best: i64,
+}
+
+/// A successor of a frame's position and its gain, `None` until it is solved.
+struct Successor {
+    position: Position,
+    gain: Option<i64>,
 }
 
 impl Minimax {
@@ -65,43 +72,76 @@ impl Minimax {
         if let Some(gain) = self.known(position) {
             return gain;
         }
-        let mut stack = vec![Frame::of(*position)];
+        let mut stack = vec![self.frame(*position)];
         loop {
             let frame = stack.last_mut().expect("the stack ends with its root");
             match frame.successors.get(frame.next) {
-                Some((_, next)) => match self.known(next) {
-                    Some(later) => {
-                        let mover = frame.position.player();
-                        let stored = next.store_difference(mover) - frame.position.store_difference(mover);
-                        frame.best = frame.best.max(stored + if next.player() == mover { later } else { -later });
-                        frame.next += 1;
+                Some(Successor { position: next, gain: Some(later) }) => {
+                    let mover = frame.position.player();
+                    let stored = next.store_difference(mover) - frame.position.store_difference(mover);
+                    frame.best = frame.best.max(stored + if next.player() == mover { *later } else { -later });
+                    frame.next += 1;
+                }
+                Some(Successor { position: next, gain: None }) => {
+                    // The walk of an earlier successor may have solved this one since.
+                    let next = *next;
+                    match self.known(&next) {
+                        Some(gain) => frame.successors[frame.next].gain = Some(gain),
+                        None => stack.push(self.frame(next)),
                     }
-                    None => {
-                        let next = *next;
-                        stack.push(Frame::of(next));
-                    }
-                },
+                }
                 None => {
                     let Frame { position, best, .. } = stack.pop().expect("a frame was looked at");
                     self.store(&position, best);
-                    if stack.is_empty() {
-                        return best;
+                    match stack.last_mut() {
+                        // The frame below was waiting for this position: its gain is `best`.
+                        Some(below) => below.successors[below.next].gain = Some(best),
+                        None => return best,
                     }
                 }
             }
         }
     }
 
+    /// A frame for `position`, which is not over and not solved, with its successors' gains
+    /// where known. Every successor's cell is read before any is looked at, so that the reads
+    /// (far apart in tables of gigabytes) wait for memory together, not one after another.
+    fn frame(&mut self, position: Position) -> Frame {
+        let successors: Vec<Position> = position.successors().into_iter().map(|(_, next)| next).collect();
+        let cells: Vec<Option<(usize, usize)>> = successors.iter().map(|next| (!next.is_over()).then(|| self.cell_of(next))).collect();
+        for &(seeds, _) in cells.iter().flatten() {
+            self.table(seeds);
+        }
+        let read: Vec<Cell> = cells.iter().map(|cell| cell.map_or(0, |(seeds, index)| self.tables[seeds][index])).collect();
+        let successors = successors
+            .into_iter()
+            .zip(cells)
+            .zip(read)
+            .map(|((next, cell), read)| {
+                let gain = match cell {
+                    None => Some(self.over_gain(&next)),
+                    Some((seeds, _)) => solved_gain(read, seeds),
+                };
+                Successor { position: next, gain }
+            })
+            .collect();
+        Frame { position, successors, next: 0, best: i64::MIN }
+    }
+
     /// The gain of `position` if it is known: the game is over there, or its board is solved.
     fn known(&mut self, position: &Position) -> Option<i64> {
-        let mover = position.player();
-        if let Some(stores) = position.final_stores() {
-            return Some(difference(stores, mover) - position.store_difference(mover));
+        if position.is_over() {
+            return Some(self.over_gain(position));
         }
         let (seeds, index) = self.cell_of(position);
-        let cell = *self.table(seeds).get(index)?;
-        // The mover stores `cell - 1` of the `seeds` left, the other player the rest.
-        (cell != 0).then(|| 2 * i64::from(cell - 1) - seeds as i64)
+        solved_gain(*self.table(seeds).get(index)?, seeds)
+    }
+
+    /// The gain of `position`, where the game is over: what giving out the seeds left adds.
+    fn over_gain(&self, position: &Position) -> i64 {
+        let mover = position.player();
+        let stores = position.final_stores().expect("the game is over");
+        difference(stores, mover) - position.store_difference(mover)
     }
 
     /// Records the gain of `position`, which is not over.
@@ -118,7 +158,7 @@ impl Minimax {
         let boards = self.binomials[seeds + holes - 1][holes - 1];
         let table = &mut self.tables[seeds];
         if table.is_empty() {
-            *table = vec![0; usize::try_from(boards).expect("the format bounds the tables")];
+            *table = zeroed_cells(usize::try_from(boards).expect("the format bounds the tables"));
         }
         table
     }
@@ -141,8 +181,28 @@ impl Minimax {
     }
 }
 
-impl Frame {
-    fn of(position: Position) -> Frame {
-        Frame { position, successors: position.successors(), next: 0, best: i64::MIN }
+/// The gain a `cell` of a board of `seeds` seeds records, `None` if the board is not solved:
+/// the mover stores `cell - 1` of the `seeds` left, the other player the rest.
+fn solved_gain(cell: Cell, seeds: usize) -> Option<i64> {
+    (cell != 0).then(|| 2 * i64::from(cell - 1) - seeds as i64)
+}
+
+/// `len` zeroed cells whose 2 MiB-aligned interior is advised for transparent huge pages on
+/// Linux: the tables are read at random, and with 4 KiB pages nearly every read of tables of
+/// gigabytes would also wait for the translation of its address.
+fn zeroed_cells(len: usize) -> Vec<Cell> {
+    let mut cells = vec![0; len];
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE_PAGE: usize = 2 << 20;
+        let start = cells.as_mut_ptr();
+        let skip = start.align_offset(HUGE_PAGE).min(len);
+        let advised = (len - skip) / HUGE_PAGE * HUGE_PAGE;
+        if advised > 0 {
+            // SAFETY: advice on part of this vector's own fresh allocation, which changes only
+            // how it is backed; a kernel without huge pages refuses it, costing only speed.
+            unsafe { libc::madvise(start.wrapping_add(skip).cast(), advised, libc::MADV_HUGEPAGE) };
+        }
     }
+    cells
 }
