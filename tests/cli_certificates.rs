@@ -205,3 +205,43 @@ fn the_kalah_atlas_certificates_prove_the_published_values() {
         assert_eq!((report["checked_lower"].as_i64(), report["checked_upper"].as_i64()), (Some(*value), Some(*value)), "{report}");
     }
 }
+
+/// On a terminal `dakon check` draws a progress line from a second thread once a check has
+/// run a second: it must finish, not wait for the standard error the main thread holds.
+/// `script` (util-linux) gives it a terminal.
+#[test]
+fn a_check_on_a_terminal_with_its_progress_line_finishes() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("6x3.dkc");
+    // L = 15: the checker solves tens of millions of small positions, some seconds of work.
+    let written = dakon(
+        &["solve", "start", "--rules", "kalah", "--holes", "6", "--seeds", "3", "--tt-mb", "64", "--no-check"]
+            .into_iter()
+            .chain(["--certificate", path_str(&file), "--certificate-small-seeds", "15"])
+            .collect::<Vec<_>>(),
+    );
+    assert!(written.status.success(), "{}", String::from_utf8_lossy(&written.stderr));
+    let command = format!("{} check {}", env!("CARGO_BIN_EXE_dakon"), path_str(&file));
+    let log = dir.path().join("terminal.log");
+    let mut child = std::process::Command::new("script")
+        .args(["-q", "-e", "-c", &command, path_str(&log)])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("script (util-linux) runs");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("dakon check on a terminal did not finish in 300 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    let terminal = std::fs::read_to_string(&log).unwrap();
+    assert!(status.success(), "{terminal}");
+    assert!(terminal.contains("positions visited"), "no progress line: {terminal}");
+    assert!(terminal.contains("holds"), "{terminal}");
+}

@@ -2,5 +2,6 @@
 
 fn main() {
     let args: Vec<String> = std::env::args_os().skip(1).map(|arg| arg.to_string_lossy().into_owned()).collect();
-    std::process::exit(dakon_check::run(&args, &mut std::io::stdout().lock(), &mut std::io::stderr().lock()));
+    // Stderr unlocked: the progress line is written from another thread while `run` checks.
+    std::process::exit(dakon_check::run(&args, &mut std::io::stdout().lock(), &mut std::io::stderr()));
 }

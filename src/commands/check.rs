@@ -39,5 +39,6 @@ pub fn run(args: Args) -> i32 {
     if let Some(rules) = args.rules {
         forwarded.extend(["--rules".to_string(), rules]);
     }
-    dakon_check::run(&forwarded, &mut std::io::stdout().lock(), &mut std::io::stderr().lock())
+    // Stderr unlocked: the checker writes its progress line from another thread.
+    dakon_check::run(&forwarded, &mut std::io::stdout().lock(), &mut std::io::stderr())
 }
