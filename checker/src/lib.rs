@@ -3,8 +3,8 @@
 //! A certificate (format: `docs/formats/certificates.md`, the whole contract) claims bounds
 //! `lower <= value <= upper` on the value of one position and proves them with two strategies,
 //! one for each player. This crate checks such a file without trusting the solver that wrote
-//! it: it shares no code with `dakon-solver` and depends only on zstd, xxhash and serde_json.
-//! It has
+//! it: it shares no code with `dakon-solver` and depends only on zstd, xxhash, serde_json and
+//! libc. It has
 //!
 //! - its own plain [`rules`], written from the text one seed at a time;
 //! - its own reader of the format ([`Certificate::read`]), which refuses anything malformed
