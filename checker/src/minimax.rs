@@ -32,9 +32,11 @@ struct Frame {
     best: i64,
 }
 
-/// A successor of a frame's position and its gain, `None` until it is solved.
+/// A successor of a frame's position: its table cell (`None` where the game is over) and its
+/// gain, `None` until it is solved.
 struct Successor {
     position: Position,
+    cell: Option<(usize, usize)>,
     gain: Option<i64>,
 }
 
@@ -76,13 +78,13 @@ impl Minimax {
         loop {
             let frame = stack.last_mut().expect("the stack ends with its root");
             match frame.successors.get(frame.next) {
-                Some(Successor { position: next, gain: Some(later) }) => {
+                Some(Successor { position: next, gain: Some(later), .. }) => {
                     let mover = frame.position.player();
                     let stored = next.store_difference(mover) - frame.position.store_difference(mover);
                     frame.best = frame.best.max(stored + if next.player() == mover { *later } else { -later });
                     frame.next += 1;
                 }
-                Some(Successor { position: next, gain: None }) => {
+                Some(Successor { position: next, gain: None, .. }) => {
                     // The walk of an earlier successor may have solved this one since.
                     let next = *next;
                     match self.known(&next) {
@@ -104,27 +106,26 @@ impl Minimax {
     }
 
     /// A frame for `position`, which is not over and not solved, with its successors' gains
-    /// where known. Every successor's cell is read before any is looked at, so that the reads
+    /// where known. Every successor's cell is found before any is read, so that the reads
     /// (far apart in tables of gigabytes) wait for memory together, not one after another.
     fn frame(&mut self, position: Position) -> Frame {
-        let successors: Vec<Position> = position.successors().into_iter().map(|(_, next)| next).collect();
-        let cells: Vec<Option<(usize, usize)>> = successors.iter().map(|next| (!next.is_over()).then(|| self.cell_of(next))).collect();
-        for &(seeds, _) in cells.iter().flatten() {
-            self.table(seeds);
-        }
-        let read: Vec<Cell> = cells.iter().map(|cell| cell.map_or(0, |(seeds, index)| self.tables[seeds][index])).collect();
-        let successors = successors
+        let mut successors: Vec<Successor> = position
+            .successors()
             .into_iter()
-            .zip(cells)
-            .zip(read)
-            .map(|((next, cell), read)| {
-                let gain = match cell {
-                    None => Some(self.over_gain(&next)),
-                    Some((seeds, _)) => solved_gain(read, seeds),
-                };
-                Successor { position: next, gain }
+            .map(|(_, next)| {
+                let cell = (!next.is_over()).then(|| self.cell_of(&next));
+                if let Some((seeds, _)) = cell {
+                    self.table(seeds);
+                }
+                Successor { position: next, cell, gain: None }
             })
             .collect();
+        for successor in &mut successors {
+            successor.gain = match successor.cell {
+                None => Some(self.over_gain(&successor.position)),
+                Some((seeds, index)) => solved_gain(self.tables[seeds][index], seeds),
+            };
+        }
         Frame { position, successors, next: 0, best: i64::MIN }
     }
 
