@@ -160,9 +160,14 @@ impl<'a, R: Solvable<Position = Position>> Chooser<'a, R> {
             Some(mv) => mv,
             None => self.choose(position, need)?,
         };
-        // Another thread may have chosen for the board meanwhile: the choice proven for the
-        // higher need stays, since its thread walks the board's subtree with that need.
-        let choice = Choice::new(mv, need);
+        self.record(board, Choice::new(mv, need));
+        Ok(Some(mv))
+    }
+
+    /// Keeps `choice` for `board` unless the board has one proven for a need as high or
+    /// higher: another thread may have chosen for the board meanwhile, and the choice proven
+    /// for the higher need stays, since its thread walks the board's subtree with that need.
+    fn record(&self, board: BoardKey, choice: Choice) {
         match self.choices.entry(board) {
             Entry::Occupied(mut kept) if kept.get().proven < choice.proven => {
                 kept.insert(choice);
@@ -173,7 +178,6 @@ impl<'a, R: Solvable<Position = Position>> Chooser<'a, R> {
                 self.progress.entered();
             }
         }
-        Ok(Some(mv))
     }
 
     /// Takes the moves of `turn` from `position` as the owner's choices if they meet `need`
@@ -195,7 +199,7 @@ impl<'a, R: Solvable<Position = Position>> Chooser<'a, R> {
         let proven = need <= -(rules.seeds_on_board(&at) as i32);
         if proven {
             for (board, choice) in taken {
-                self.choices.insert(board, choice);
+                self.record(board, choice);
             }
         }
         proven
