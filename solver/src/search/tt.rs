@@ -107,8 +107,21 @@ pub(crate) struct Table<R> {
 /// The wide table beside a compact one is this fraction of it.
 const OVERFLOW_SHARE: usize = 16;
 
-/// Bytes of the first stage of a compact table of more than twice as much.
-const FIRST_STAGE_BYTES: usize = 16 << 20;
+/// Most bytes of a first stage: what a search of a million nodes fills half-way.
+const FIRST_STAGE_MAX_BYTES: usize = 16 << 20;
+
+/// Fewest bytes of a first stage: one huge page, room for a search of a hundred thousand nodes.
+const FIRST_STAGE_MIN_BYTES: usize = 2 << 20;
+
+/// A first stage is at most this fraction of its table: it lives beside the full table while it
+/// hands its entries over, so the table's peak is this much above its size.
+const FIRST_STAGE_SHARE: usize = 64;
+
+/// Bytes of the first stage of a compact table of `bytes`: a sixty-fourth of it, within
+/// [`FIRST_STAGE_MIN_BYTES`] and [`FIRST_STAGE_MAX_BYTES`].
+fn first_stage_bytes(bytes: usize) -> usize {
+    (bytes / FIRST_STAGE_SHARE).clamp(FIRST_STAGE_MIN_BYTES, FIRST_STAGE_MAX_BYTES)
+}
 
 /// A stage gives way to the next once the nodes searched with the table reach its entries
 /// divided by this: about one entry a node is stored, so it is then half full.
@@ -122,14 +135,14 @@ impl<R: TranspositionKey + TierLayout> Table<R> {
     ///
     /// The layout is compact when the short code covers the standard start of the board
     /// (as many seeds a hole as holes a row: 2 n² seeds on 2 n holes), else wide. A compact
-    /// table of more than twice [`FIRST_STAGE_BYTES`] starts with a first stage of that size.
+    /// table of more than twice its [`first_stage_bytes`] starts with a first stage of that size.
     ///
     /// # Panics
     /// Aborts through [`std::alloc::handle_alloc_error`] if the memory cannot be allocated.
     pub fn new_in(rules: &R, bytes: usize, lender: Option<&dyn SearchMemory>) -> Self {
         // Lent memory is shared with other processes, whose tables could not move from stage to
         // stage in step: such a table has one stage.
-        let first_bytes = if lender.is_some() { usize::MAX } else { FIRST_STAGE_BYTES };
+        let first_bytes = if lender.is_some() { usize::MAX } else { first_stage_bytes(bytes) };
         Self::staged(rules, bytes, first_bytes, lender)
     }
 
@@ -383,7 +396,8 @@ mod tests {
         let rules = Kalah::new(6, CaptureRule::FacingSeeds).unwrap();
         // Sizes that are no power of two of buckets, from 3 buckets up (too few for the short
         // codes of 6 holes a row: wide tables up to 2^9 buckets); 3 MiB and 100 MiB start in a
-        // first stage of 1 MiB and grow a third of the way, 257 MiB in its standard first stage.
+        // first stage of 1 MiB and grow a third of the way, 257 MiB in its standard first stage
+        // (4 MiB, a sixty-fourth).
         for (bytes, compact, answers) in
             [(3 * 64, false, 1), (100 * 64 + 63, false, 100), (1000 * 64, true, 1000), ((1 << 20) + 3 * 64, true, 10_000)]
         {
@@ -391,13 +405,31 @@ mod tests {
             assert_eq!((table.is_compact(), table.stages.len()), (compact, usize::from(compact)), "{bytes} bytes");
             answers_what_a_reference_map_holds_or_nothing(&table, usize::MAX, answers);
         }
-        for (bytes, first) in [(3 << 20, 1 << 20), (100 << 20, 1 << 20), (257 << 20, FIRST_STAGE_BYTES)] {
+        for (bytes, first) in [(3 << 20, 1 << 20), (100 << 20, 1 << 20), (257 << 20, first_stage_bytes(257 << 20))] {
             let table = Table::staged(&rules, bytes, first, None);
             assert_eq!(table.stages.len(), 2, "{bytes} bytes");
             assert_eq!(table.bytes(), bytes + bytes / OVERFLOW_SHARE / 64 * 64, "{bytes} bytes");
             answers_what_a_reference_map_holds_or_nothing(&table, 66_000, 10_000);
             assert_eq!(table.stage.load(Ordering::Relaxed), 1, "{bytes} bytes: grown");
         }
+    }
+
+    #[test]
+    fn a_first_stage_is_a_sixty_fourth_of_its_table_within_2_and_16_mib() {
+        let mib = 1 << 20;
+        for (table, first) in [
+            (5 * mib, 2 * mib),
+            (113 * mib, 2 * mib),
+            (256 * mib, 4 * mib),
+            (689 * mib, 689 * mib / 64),
+            (1 << 30, 16 * mib),
+            (16 << 30, 16 * mib),
+        ] {
+            assert_eq!(first_stage_bytes(table), first, "{table} bytes");
+        }
+        let rules = Kalah::new(6, CaptureRule::FacingSeeds).unwrap();
+        let table = Table::new(&rules, 113 * mib);
+        assert_eq!(table.stages.iter().map(|s| s.table.bytes() / mib).collect::<Vec<_>>(), [2, 113]);
     }
 
     #[test]
