@@ -11,8 +11,12 @@
 //! kernel may compact memory to find one. Elsewhere the system allocator's zeroed memory
 //! serves.
 //!
-//! The endgame tables are plain byte vectors ([`zeroed_bytes`]): a large zeroed allocation
-//! is a fresh mapping that the advice reaches before its first touch.
+//! The endgame tables are plain byte vectors ([`zeroed_bytes`]): a zeroed allocation above
+//! glibc's mmap threshold is a fresh mapping that the advice reaches before its first touch.
+//! That threshold starts at 128 KiB but rises with each large free, up to 32 MiB, so later
+//! tiers below it may come from the heap: touched pages keep their size there, and freed ones
+//! stay resident. Fixing the threshold at 1 MiB made a Kalah build of tiers 0..=18 slower
+//! (`docs/benchmarks/race-cmancala.md`, "Tried and dropped").
 
 /// `len` zeroed bytes whose 2 MiB-aligned interior is advised for huge pages (Linux): for
 /// large arrays read at random, such as the tiers of an endgame table.
