@@ -22,6 +22,8 @@ pub struct Shared {
     pub ranks: usize,
     /// Bytes of rank 0's table (shared by the ranks on its node).
     pub table_bytes: usize,
+    /// Where that table is (`NodeMemory::table_memory`).
+    pub table_memory: String,
     /// Root tests every rank searched.
     pub tests: u64,
     /// Tests each rank answered first, rank 0 first.
@@ -45,6 +47,8 @@ pub struct Shared {
 /// than the root's (`root_seeds`) live on the node that owns them, the others on the node
 /// searching them. Every rank must call it (it allocates collectively).
 ///
+/// Also returns whether endgame tables answer, and where the table is (`NodeMemory::table_memory`).
+///
 /// # Errors
 /// [`CliError::Failure`] if the endgame tables cannot be opened.
 pub fn solver_for(
@@ -53,23 +57,24 @@ pub fn solver_for(
     search: &SearchArgs,
     probe: &ProbeArgs,
     root_seeds: u32,
-) -> Result<(Solver<RuleSet>, bool), CliError> {
+) -> Result<(Solver<RuleSet>, bool, String), CliError> {
     #[cfg(feature = "mpi")]
     {
         let oracle = probe.open_in_background(rules)?;
         let tables = oracle.is_some();
         let node = dakon_mpi::NodeMemory::join(cluster, root_seeds.saturating_sub(dakon_mpi::SHALLOW_SEEDS));
-        if cluster.is_root() && node.ranks() > 1 && dakon_mpi::shared_memory_in_huge_pages() == Some(false) {
+        let mut config = search.config();
+        config.tt_bytes = config.tt_bytes.saturating_mul(node.ranks());
+        let solver = Solver::new_in(rules, config, oracle, &node);
+        if let Some(why) = node.small_pages().filter(|_| cluster.is_root() && node.ranks() > 1) {
             eprintln!(
-                "dakon: note: /dev/shm is not mounted with huge pages, so the table this node's {} ranks share is in 4 KiB pages, \
-                 which slows a search without endgame tables by about a fifth (as root: mount -o remount,huge=within_size /dev/shm; \
-                 docs/DISTRIBUTED.md)",
+                "dakon: note: the table this node's {} ranks share is in 4 KiB pages ({why}; /dev/shm is not mounted with \
+                 huge pages), which slows a search without endgame tables by a fifth or more (as root: mount -o remount,huge=within_size \
+                 /dev/shm; docs/DISTRIBUTED.md)",
                 node.ranks()
             );
         }
-        let mut config = search.config();
-        config.tt_bytes = config.tt_bytes.saturating_mul(node.ranks());
-        Ok((Solver::new_in(rules, config, oracle, &node), tables))
+        Ok((solver, tables, node.table_memory()))
     }
     #[cfg(not(feature = "mpi"))]
     {
@@ -90,6 +95,7 @@ pub fn solve(
     position: &Position,
     limits: &Limits,
     tables: bool,
+    table_memory: &str,
 ) -> Option<(Solution, Shared)> {
     #[cfg(feature = "mpi")]
     {
@@ -112,6 +118,7 @@ pub fn solve(
             shared = Some(Shared {
                 ranks: cluster.size(),
                 table_bytes: solver.table_bytes(),
+                table_memory: table_memory.to_string(),
                 tests: distributed.tests,
                 answers: distributed.answers,
                 nodes: distributed.nodes,
@@ -205,7 +212,7 @@ impl Shared {
     /// The `mpi` object of `solve --json`.
     pub fn json(&self) -> serde_json::Value {
         serde_json::json!({
-            "ranks": self.ranks, "table_bytes": self.table_bytes, "tests": self.tests,
+            "ranks": self.ranks, "table_bytes": self.table_bytes, "table_memory": self.table_memory, "tests": self.tests,
             "answers": self.answers, "nodes": self.nodes, "messages": self.messages, "bytes": self.bytes,
             "one_sided": self.one_sided.iter().map(|t| serde_json::json!({"accesses": t.0, "bytes": t.1})).collect::<Vec<_>>(),
             "cut": self.cut,
@@ -216,9 +223,10 @@ impl Shared {
     pub fn summary(&self) -> String {
         let list = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
         format!(
-            "shared by {} MPI ranks, rank 0's table {} MiB: {} tests, each searched by every rank (answered first a rank: {}; nodes a rank: {}); {} messages, {} bytes; one-sided accesses to other nodes' tables a rank: {} ({} bytes)",
+            "shared by {} MPI ranks, rank 0's table {} MiB ({}): {} tests, each searched by every rank (answered first a rank: {}; nodes a rank: {}); {} messages, {} bytes; one-sided accesses to other nodes' tables a rank: {} ({} bytes)",
             self.ranks,
             self.table_bytes >> 20,
+            self.table_memory,
             self.tests,
             list(&self.answers),
             list(&self.nodes),

@@ -165,6 +165,45 @@ fn limits_stop_every_rank_with_the_bounds_proven() {
     }
 }
 
+/// The ranks of a node share their table in a file of huge pages where the host lets a user
+/// mount a tmpfs of their own (user namespaces allowed), and say so; without it, or with
+/// `DAKON_MPI_HUGE_FILES=0`, in an MPI window, and a note says why the pages are small.
+#[test]
+fn the_ranks_of_a_node_share_their_table_in_huge_pages_and_say_where_it_is() {
+    let args = solve_args("kalah", "3,3,3,3/3,3,3,3 0/0 0");
+    let memory = |out: &std::process::Output| {
+        assert!(out.status.success(), "{}", stderr(out));
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()["mpi"]["table_memory"].as_str().unwrap().to_string()
+    };
+    let allowed = std::fs::read_to_string("/proc/sys/user/max_user_namespaces").is_ok_and(|n| n.trim() != "0");
+    let out = mpirun(2, &args);
+    if allowed {
+        assert_eq!(memory(&out), "file of huge pages", "{}", stderr(&out));
+        assert!(!stderr(&out).contains("4 KiB pages"), "{}", stderr(&out));
+    }
+    let windowed = mpi_run::run_to_end(|| {
+        let mut command = mpirun_command(2, env!("CARGO_BIN_EXE_dakon"), &args);
+        command.env("DAKON_MPI_HUGE_FILES", "0");
+        command
+    });
+    let huge_dev_shm = std::fs::read_to_string("/proc/mounts")
+        .unwrap()
+        .lines()
+        .any(|l| l.contains(" /dev/shm ") && l.contains("huge=within_size") || l.contains(" /dev/shm ") && l.contains("huge=always"));
+    if huge_dev_shm {
+        assert_eq!(memory(&windowed), "MPI window of /dev/shm in huge pages");
+    } else {
+        assert_eq!(memory(&windowed), "MPI window of /dev/shm in 4 KiB pages (DAKON_MPI_HUGE_FILES=0)");
+        assert!(
+            stderr(&windowed).contains("note: the table this node's 2 ranks share is in 4 KiB pages (DAKON_MPI_HUGE_FILES=0"),
+            "{}",
+            stderr(&windowed)
+        );
+    }
+    let value = |out: &std::process::Output| serde_json::from_slice::<Value>(&out.stdout).unwrap()["value"].clone();
+    assert_eq!(value(&out), value(&windowed));
+}
+
 #[test]
 fn a_single_test_runs_on_rank_0_alone() {
     let args = ["solve", "start", "--holes", "3", "--at-least", "10", "--json", "--threads", "1"];

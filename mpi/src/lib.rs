@@ -14,8 +14,8 @@
 //!   rank 0 to whichever rank is free, answers sent back to it; [`broadcast_bytes`] gives
 //!   every rank rank 0's input.
 //! - [`solve`]: `dakon solve` of one position by every rank: each of the driver's tests is
-//!   searched by every rank at once in one table ([`NodeMemory`]: an MPI shared-memory window
-//!   a node, whose shallow entries live on their owner node, reached by one-sided atomics:
+//!   searched by every rank at once in one table ([`NodeMemory`]: a file of huge pages
+//!   that the ranks of a node map, whose shallow entries live on their owner node, reached by one-sided atomics:
 //!   `cluster_region.rs`), the first rank to finish answering for all (`test_messages.rs`: the orders and
 //!   reports).
 //!
@@ -25,6 +25,7 @@ mod checkpoint;
 mod cluster;
 mod cluster_region;
 mod distributed_solve;
+mod huge_shared_file;
 mod jobs;
 mod node_memory;
 mod owner_order;
@@ -40,6 +41,6 @@ pub use cluster::Cluster;
 pub use cluster_region::{one_sided_traffic, OneSidedTraffic, SHALLOW_SEEDS, SHARED_SEEDS};
 pub use distributed_solve::{solve, Cut, Distributed};
 pub use jobs::{broadcast_bytes, serve_jobs, work_jobs};
-pub use node_memory::{separate_ranks, shared_memory_in_huge_pages, NodeMemory, CROSS_NODE, SEPARATE_RANKS};
+pub use node_memory::{separate_ranks, shared_memory_in_huge_pages, NodeMemory, CROSS_NODE, HUGE_FILES, SEPARATE_RANKS};
 pub use phases::{Phases, Spent};
 pub use shared_build::{build_tiers, PartitionOptions, RankFigures, SharedBuildReport};

@@ -127,6 +127,8 @@ pub fn run(args: Args, cluster: Option<&Cluster>) -> Result<(), CliError> {
     }
     let mut search = args.search.clone();
     search.threads = search.threads.or(cluster.map(|c| cluster::default_threads(Some(c))));
+    // Where a shared solve's table is, for its report (set below when MPI shares the solve).
+    let mut table_memory = String::new();
     let (solver, tables, built) = match args.build_tables {
         Some(max_seeds) if cluster.is_some() => {
             return Err(CliError::Input(format!(
@@ -140,13 +142,18 @@ pub fn run(args: Args, cluster: Option<&Cluster>) -> Result<(), CliError> {
             let (solver, report, memory) = solver_with_built_tables(rules, &search, &args.probe, max_seeds)?;
             (solver, true, Some((report, memory)))
         }
-        None => {
-            let (solver, tables) = match cluster {
-                Some(cluster) => distributed_solve::solver_for(cluster, rules, &search, &args.probe, rules.seeds_on_board(&position))?,
-                None => solver_for(rules, &search, &args.probe)?,
-            };
-            (solver, tables, None)
-        }
+        None => match cluster {
+            Some(cluster) => {
+                let (solver, tables, memory) =
+                    distributed_solve::solver_for(cluster, rules, &search, &args.probe, rules.seeds_on_board(&position))?;
+                table_memory = memory;
+                (solver, tables, None)
+            }
+            None => {
+                let (solver, tables) = solver_for(rules, &search, &args.probe)?;
+                (solver, tables, None)
+            }
+        },
     };
     let db = if prints { args.db.open()? } else { None };
     let limits = args.search.limits();
@@ -181,7 +188,7 @@ pub fn run(args: Args, cluster: Option<&Cluster>) -> Result<(), CliError> {
         return certificate.transpose()?.map_or(Ok(()), |w| w.accepted());
     }
     let (solution, shared) = match cluster {
-        Some(cluster) => match distributed_solve::solve(cluster, &solver, db.as_ref(), &position, &limits, tables) {
+        Some(cluster) => match distributed_solve::solve(cluster, &solver, db.as_ref(), &position, &limits, tables, &table_memory) {
             Some((solution, shared)) => (solution, Some(shared)),
             None => return Ok(()), // a worker rank: rank 0 prints
         },
