@@ -104,7 +104,10 @@ impl HugeSharedFile {
             0 => open_read_write(&format!("/proc/{pid}/fd/{}", report.value)),
             step => {
                 let name = STEPS.get(step as usize - 1).copied().unwrap_or("an unknown step");
-                Err(io::Error::new(io::Error::from_raw_os_error(report.value).kind(), format!("{name}: {}", io::Error::from_raw_os_error(report.value))))
+                Err(io::Error::new(
+                    io::Error::from_raw_os_error(report.value).kind(),
+                    format!("{name}: {}", io::Error::from_raw_os_error(report.value)),
+                ))
             }
         });
         drop(release_write);
@@ -137,7 +140,9 @@ impl HugeSharedFile {
         let len = bytes.div_ceil(HUGE_PAGE).max(1) * HUGE_PAGE;
         // SAFETY: a new shared mapping of our file; the kernel places it at a huge-page
         // boundary for a tmpfs with huge pages.
-        let start = unsafe { libc::mmap(std::ptr::null_mut(), len, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_SHARED, self.file.as_raw_fd(), 0) };
+        let start = unsafe {
+            libc::mmap(std::ptr::null_mut(), len, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_SHARED, self.file.as_raw_fd(), 0)
+        };
         if start == libc::MAP_FAILED {
             return Err(io::Error::last_os_error());
         }
