@@ -186,11 +186,7 @@ fn the_ranks_of_a_node_share_their_table_in_huge_pages_and_say_where_it_is() {
         command.env("DAKON_MPI_HUGE_FILES", "0");
         command
     });
-    let huge_dev_shm = std::fs::read_to_string("/proc/mounts")
-        .unwrap()
-        .lines()
-        .any(|l| l.contains(" /dev/shm ") && l.contains("huge=within_size") || l.contains(" /dev/shm ") && l.contains("huge=always"));
-    if huge_dev_shm {
+    if dakon_mpi::shared_memory_in_huge_pages() == Some(true) {
         assert_eq!(memory(&windowed), "MPI window of /dev/shm in huge pages");
     } else {
         assert_eq!(memory(&windowed), "MPI window of /dev/shm in 4 KiB pages (DAKON_MPI_HUGE_FILES=0)");

@@ -63,7 +63,7 @@ impl HugeSharedFile {
         if settings.contains("[deny]") {
             return Err(io::Error::other("/sys/kernel/mm/transparent_hugepage/shmem_enabled is 'deny'"));
         }
-        let size = bytes.div_ceil(HUGE_PAGE).max(1) * HUGE_PAGE;
+        let size = whole_huge_pages(bytes);
         let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
         // Everything the child writes is made here: after `fork` in a threaded process the
         // child may only make system calls (another thread may have held the allocator's lock).
@@ -101,7 +101,7 @@ impl HugeSharedFile {
         drop(release_read);
         let report = read_report(&report_read);
         let opened = report.and_then(|report| match report.failed_step {
-            0 => open_read_write(&format!("/proc/{pid}/fd/{}", report.value)),
+            0 => Self::open(pid, report.value),
             step => {
                 let name = STEPS.get(step as usize - 1).copied().unwrap_or("an unknown step");
                 Err(io::Error::new(
@@ -113,7 +113,7 @@ impl HugeSharedFile {
         drop(release_write);
         // SAFETY: reaping our own child.
         unsafe { libc::waitpid(pid, std::ptr::null_mut(), 0) };
-        Ok(HugeSharedFile { file: opened? })
+        opened
     }
 
     /// The file another process of this machine holds open as descriptor `fd`, process `pid`
@@ -137,7 +137,7 @@ impl HugeSharedFile {
     /// # Errors
     /// If `mmap` fails.
     pub fn map(&self, bytes: usize) -> io::Result<SharedMapping> {
-        let len = bytes.div_ceil(HUGE_PAGE).max(1) * HUGE_PAGE;
+        let len = whole_huge_pages(bytes);
         // SAFETY: a new shared mapping of our file; the kernel places it at a huge-page
         // boundary for a tmpfs with huge pages.
         let start = unsafe {
@@ -148,6 +148,11 @@ impl HugeSharedFile {
         }
         Ok(SharedMapping { start: start as *mut u8, len })
     }
+}
+
+/// `bytes` rounded up to whole huge pages, at least one.
+fn whole_huge_pages(bytes: usize) -> usize {
+    bytes.div_ceil(HUGE_PAGE).max(1) * HUGE_PAGE
 }
 
 /// A shared mapping of a [`HugeSharedFile`], unmapped when dropped.

@@ -22,7 +22,7 @@ use mpi::traits::AsRaw;
 
 use crate::cluster::Cluster;
 use crate::cluster_region::ClusterRegion;
-use crate::huge_shared_file::HugeSharedFile;
+use crate::huge_shared_file::{HugeSharedFile, SharedMapping};
 
 /// The environment variable that makes every rank its own node (any value but `0`).
 pub const SEPARATE_RANKS: &str = "DAKON_MPI_SEPARATE_RANKS";
@@ -102,24 +102,27 @@ impl NodeMemory {
     /// Why the regions lent so far are in an MPI window of `/dev/shm` in 4 KiB pages, if they
     /// are (on this node; the reason is the node's first rank's when it could not make the file).
     pub fn small_pages(&self) -> Option<String> {
-        let fallback = self.fallback.lock().expect("no rank panics holding it").clone()?;
-        (shared_memory_in_huge_pages() != Some(true)).then_some(fallback)
+        self.fallback().filter(|_| shared_memory_in_huge_pages() != Some(true))
     }
 
     /// Where the regions lent so far are, for a report: `file of huge pages` (on a tmpfs of
     /// the job's own), or `MPI window of /dev/shm in huge pages` or `... in 4 KiB pages (why)`.
     pub fn table_memory(&self) -> String {
-        let fallback = self.fallback.lock().expect("no rank panics holding it").clone();
-        match (fallback, self.small_pages()) {
-            (None, _) => "file of huge pages".to_string(),
-            (Some(_), None) => "MPI window of /dev/shm in huge pages".to_string(),
-            (Some(_), Some(why)) => format!("MPI window of /dev/shm in 4 KiB pages ({why})"),
+        match self.fallback() {
+            None => "file of huge pages".to_string(),
+            Some(_) if shared_memory_in_huge_pages() == Some(true) => "MPI window of /dev/shm in huge pages".to_string(),
+            Some(why) => format!("MPI window of /dev/shm in 4 KiB pages ({why})"),
         }
     }
 
+    /// Why the last region lent is in an MPI window, if it is.
+    fn fallback(&self) -> Option<String> {
+        self.fallback.lock().expect("no rank panics holding it").clone()
+    }
+
     /// `bytes` of a file of huge pages that every rank of the node maps (collective on the
-    /// node), or why not (the same answer on every rank of the node).
-    fn huge_file(&self, bytes: usize) -> Result<crate::huge_shared_file::SharedMapping, String> {
+    /// node), or why not (on every rank of the node alike, or on none).
+    fn huge_file(&self, bytes: usize) -> Result<SharedMapping, String> {
         if std::env::var_os(HUGE_FILES).is_some_and(|v| v == "0") {
             return Err(format!("{HUGE_FILES}=0"));
         }
