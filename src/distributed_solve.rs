@@ -135,7 +135,7 @@ pub fn solve(
     }
     #[cfg(not(feature = "mpi"))]
     {
-        let _ = (solver, db, position, limits, tables);
+        let _ = (solver, db, position, limits, tables, table_memory);
         match *cluster {}
     }
 }

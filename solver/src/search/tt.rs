@@ -2,7 +2,9 @@
 //! proven on, in a fixed memory budget.
 //!
 //! Two layouts, chosen when the table is made (see [`Table::new_in`]):
-//! - **compact** (`compact`): one 64-bit word an entry, eight a 64-byte bucket. A board is
+//! - **compact** (`compact`): 64-byte buckets of eight 64-bit entries (the word format), or
+//!   of ten 50-bit entries under a sequence number (the packed format, `packed`, for boards of
+//!   up to 6 holes a row in tables of 128 MiB and more). A board is
 //!   numbered losslessly by its *short code* (`code`: boards with fewer seeds plus its perfect
 //!   index in its tier, scrambled by a bijection); the code's top bits, scaled to the number
 //!   of buckets, choose the bucket and the entry keeps its low bits as its tag, beside the
@@ -22,9 +24,9 @@
 //! are equal (the scrambling is a bijection), hence only if they are the same board (the code is the perfect index, one
 //! number per board). So there is no tag collision at all: a probe that finds its tag has
 //! found the bounds proven for its own board, and every exact result stays exact whatever the
-//! table's size. In the wide layout the whole key is compared. Each compact entry is a
-//! single atomic word, so a probe never sees half of one store and half of another; the wide
-//! layout's seqlock gives the same.
+//! table's size. In the wide layout the whole key is compared. Each entry of the word format
+//! is a single atomic word, so a probe never sees half of one store and half of another; the
+//! packed format's and the wide layout's sequence numbers give the same.
 //!
 //! What can be lost is only work: a store dropped (bounds that do not fit an entry, a wide
 //! bucket held by another writer) or an entry displaced.
@@ -38,6 +40,7 @@
 
 mod code;
 mod compact;
+mod packed;
 mod wide;
 
 use std::marker::PhantomData;
@@ -47,7 +50,7 @@ use crate::search_memory::SearchMemory;
 use crate::tier_layout::TierLayout;
 use crate::transposition_key::TranspositionKey;
 use code::ShortCode;
-use compact::Compact;
+use compact::{Compact, Geometry, Layout};
 use wide::Wide;
 pub(crate) use wide::{hash, MixHashing};
 
@@ -82,10 +85,28 @@ struct Coded {
 }
 
 impl Coded {
-    /// A compact table of `bytes` and its numbering of the boards of `rules`, if there is one.
-    fn new<R: TranspositionKey + TierLayout>(rules: &R, bytes: usize, lender: Option<&dyn SearchMemory>) -> Option<Coded> {
-        let code = ShortCode::new(rules, Compact::geometry_for(bytes).code_width())?;
-        Some(Coded { code, table: Compact::new(bytes, lender) })
+    /// A compact table of `bytes` and its numbering of the boards of `rules`, if the word
+    /// format numbers any board and, when `whole`, covers the standard start of the board (as
+    /// many seeds a hole as holes a row: 2 n² seeds on 2 n holes). The packed format is taken
+    /// where it holds the moves, covers the standard start, and numbers boards as the word
+    /// format would (so that stages of either format hand entries over).
+    fn new<R: TranspositionKey + TierLayout>(rules: &R, bytes: usize, lender: Option<&dyn SearchMemory>, whole: bool) -> Option<Coded> {
+        // A tier of one seed holds one board per hole.
+        let holes = rules.tier_size(1) as u32 / 2;
+        let standard = 2 * holes * holes;
+        let buckets = Compact::buckets_for(bytes);
+        let numbering = |layout: Layout| ShortCode::new(rules, Geometry::new(buckets, layout).code_width());
+        let words = numbering(Layout::Words).filter(|code| !whole || code.ceiling() >= standard)?;
+        let packed = Some(Layout::Packed)
+            .filter(|layout| layout.holds_moves_of(holes))
+            .and_then(numbering)
+            .filter(|code| code.ceiling() >= standard && code.agrees_with(&words));
+        let table = Compact::new(bytes, lender, if packed.is_some() { Layout::Packed } else { Layout::Words });
+        let code = match (table.layout(), packed) {
+            (Layout::Packed, Some(packed)) => packed,
+            _ => words,
+        };
+        Some(Coded { code, table })
     }
 }
 
@@ -134,7 +155,7 @@ impl<R: TranspositionKey + TierLayout> Table<R> {
     /// only as it is used: unused, it costs nothing).
     ///
     /// The layout is compact when the short code covers the standard start of the board
-    /// (as many seeds a hole as holes a row: 2 n² seeds on 2 n holes), else wide. A compact
+    /// (see `Coded::new`), else wide. A compact
     /// table of more than twice its [`first_stage_bytes`] starts with a first stage of that size.
     ///
     /// # Panics
@@ -155,15 +176,12 @@ impl<R: TranspositionKey + TierLayout> Table<R> {
     /// A table of `bytes` with a first stage of `first_bytes` if the table is more than twice
     /// as large and both stages number the boards alike.
     pub(crate) fn staged(rules: &R, bytes: usize, first_bytes: usize, lender: Option<&dyn SearchMemory>) -> Self {
-        // A tier of one seed holds one board per hole.
-        let holes = rules.tier_size(1) as u32;
-        let standard = holes * holes / 2;
-        match Coded::new(rules, bytes, lender) {
-            Some(full) if full.code.ceiling() >= standard => {
+        match Coded::new(rules, bytes, lender, true) {
+            Some(full) => {
                 let wide = Wide::new(full.table.bytes() / OVERFLOW_SHARE, lender);
-                let first = (bytes / 2 > first_bytes).then(|| Coded::new(rules, first_bytes, None)).flatten();
+                let first = (bytes / 2 > first_bytes).then(|| Coded::new(rules, first_bytes, None, false)).flatten();
                 let stages = match first {
-                    Some(first) if full.code.extends(&first.code) => vec![first, full],
+                    Some(first) if full.code.agrees_with(&first.code) => vec![first, full],
                     _ => vec![full],
                 };
                 Table { stages, stage: AtomicUsize::new(0), searched: AtomicU64::new(0), wide, rules: PhantomData }
@@ -204,7 +222,7 @@ impl<R: TranspositionKey + TierLayout> Table<R> {
     #[inline(never)]
     fn grow_if_outgrown(&self, stage: usize, nodes: u64) {
         let searched = self.searched.fetch_add(nodes, Ordering::Relaxed) + nodes;
-        let entries = (self.stages[stage].table.bytes() / 8) as u64;
+        let entries = self.stages[stage].table.entries() as u64;
         if searched >= entries / OUTGROWN_AT && self.stage.compare_exchange(stage, stage + 1, Ordering::Relaxed, Ordering::Relaxed).is_ok()
         {
             let (from, to) = (&self.stages[stage], &self.stages[stage + 1]);
@@ -289,7 +307,7 @@ mod tests {
     fn bounds_of(rules: &Kalah, pos: &Position) -> Bounds {
         let (k, index) = (rules.seeds_on_board(pos) as i64, rules.index(pos) as i64);
         let lower = -k + 2 * (index % (k + 1));
-        Bounds { lower: lower as i16, upper: k as i16, mv: Some((index % 9) as u8), work: (index % 32) as u8 }
+        Bounds { lower: lower as i16, upper: k as i16, mv: Some((index % 6) as u8), work: (index % 32) as u8 }
     }
 
     /// Every board of `holes` holes a row with `seeds` seeds.
@@ -317,10 +335,10 @@ mod tests {
 
     #[test]
     fn boards_sharing_buckets_never_answer_for_each_other() {
-        // One bucket of eight entries, 3 holes a row: the 924 boards of up to 6 seeds fight over it.
+        // One bucket of ten entries, 3 holes a row: the 924 boards of up to 6 seeds fight over it.
         let rules = Kalah::new(3, CaptureRule::FacingSeeds).unwrap();
         let table = Table::new(&rules, 64);
-        assert!(table.is_compact());
+        assert!(table.is_compact() && table.stages[0].table.layout() == Layout::Packed);
         let boards = boards(&rules, 0..=6);
         for pos in &boards {
             table.store(&table.slot(&rules, pos), bounds_of(&rules, pos));
@@ -415,6 +433,23 @@ mod tests {
     }
 
     #[test]
+    fn packed_buckets_serve_six_holes_a_row_from_128_mib_and_word_buckets_the_rest() {
+        let layouts = |rules: &Kalah, bytes: usize| Table::new(rules, bytes).stages.iter().map(|s| s.table.layout()).collect::<Vec<_>>();
+        let kalah = |holes| Kalah::new(holes, CaptureRule::FacingSeeds).unwrap();
+        let mib = 1 << 20;
+        // 6 holes: 28 tag bits and the bucket's 21 give the 49 bits that the 48 bits of nibble
+        // codes and the ranked boards up to the standard 72 seeds need; the 2 MiB first stage
+        // has 15 bucket bits, so it keeps 40-bit tags.
+        assert_eq!(layouts(&kalah(6), 64 * mib), [Layout::Words, Layout::Words]);
+        assert_eq!(layouts(&kalah(6), 128 * mib), [Layout::Words, Layout::Packed]);
+        assert_eq!(layouts(&kalah(6), 16 << 30), [Layout::Words, Layout::Packed]);
+        // 4 holes a row: 32 bits of nibbles; from the first stage of 2 MiB up.
+        assert_eq!(layouts(&kalah(4), 256 * mib), [Layout::Packed, Layout::Packed]);
+        // 7 holes a row: a move the packed entry cannot hold.
+        assert_eq!(layouts(&kalah(7), 16 << 30), [Layout::Words, Layout::Words]);
+    }
+
+    #[test]
     fn a_first_stage_is_a_sixty_fourth_of_its_table_within_2_and_16_mib() {
         let mib = 1 << 20;
         for (table, first) in [
@@ -443,8 +478,8 @@ mod tests {
         for (pos, slot) in boards.iter().zip(&old_slots) {
             table.store(slot, bounds_of(&rules, pos));
         }
-        // Not yet outgrown: a stage holds 8 entries a bucket and gives way at half of them.
-        table.charge((1 << 20) / 8 / OUTGROWN_AT - 1);
+        // Not yet outgrown: a stage gives way at half of its entries.
+        table.charge(table.stages[0].table.entries() as u64 / OUTGROWN_AT - 1);
         assert_eq!(table.stage.load(Ordering::Relaxed), 0);
         table.charge(1);
         assert_eq!(table.stage.load(Ordering::Relaxed), 1);

@@ -32,6 +32,8 @@ pub(crate) struct ShortCode {
     ranked_from: u64,
     /// `offsets[s]`: how many boards hold fewer than `s` seeds, for `s` in `0..=ceiling`.
     offsets: Box<[u64]>,
+    /// One past the last number: `ranked_from` plus every board up to the ceiling.
+    end: u64,
     width: u32,
 }
 
@@ -104,21 +106,24 @@ impl ShortCode {
             offsets.push(below as u64);
             below += size;
         }
-        (!offsets.is_empty()).then(|| ShortCode { nibbles, ranked_from, offsets: offsets.into_boxed_slice(), width })
+        let end = ranked_from + below as u64;
+        (!offsets.is_empty()).then(|| ShortCode { nibbles, ranked_from, offsets: offsets.into_boxed_slice(), end, width })
     }
 
-    /// The code in this numbering of the board whose code is `code` in `narrower`, a
-    /// numbering of the same rules that this one [extends](ShortCode::extends).
-    pub fn recode(&self, narrower: &ShortCode, code: u64) -> u64 {
-        debug_assert!(self.extends(narrower));
-        mix(unmix(code, narrower.width), self.width)
+    /// The code in this numbering of the board whose code is `code` in `other`, a numbering
+    /// of the same rules that this one [agrees with](ShortCode::agrees_with); `None` for a
+    /// board above this numbering's ceiling.
+    pub fn recode(&self, other: &ShortCode, code: u64) -> Option<u64> {
+        debug_assert!(self.agrees_with(other));
+        let number = unmix(code, other.width);
+        (number < self.end).then(|| mix(number, self.width))
     }
 
-    /// Whether this numbering gives every board of `narrower` (a numbering of the same rules)
-    /// the same number before scrambling: neither or both number by nibbles, and this one is
-    /// at least as wide. Then [`ShortCode::recode`] carries its codes over.
-    pub fn extends(&self, narrower: &ShortCode) -> bool {
-        narrower.width <= self.width && narrower.ranked_from == self.ranked_from
+    /// Whether this numbering gives every board that it and `other` (a numbering of the same
+    /// rules) both number the same number before scrambling: when neither or both number by
+    /// nibbles. Then [`ShortCode::recode`] carries codes over.
+    pub fn agrees_with(&self, other: &ShortCode) -> bool {
+        other.ranked_from == self.ranked_from
     }
 
     /// The most seeds on a board that this numbering covers (every board up to it).
@@ -231,21 +236,26 @@ mod tests {
     }
 
     #[test]
-    fn a_wider_numbering_takes_over_every_code_of_a_narrower_one() {
+    fn numberings_that_agree_carry_each_others_codes_over() {
         let rules = Kalah::new(3, CaptureRule::FacingSeeds).unwrap();
         let (narrow, wide) = (ShortCode::new(&rules, 30).unwrap(), ShortCode::new(&rules, 45).unwrap());
-        assert!(wide.extends(&narrow) && !narrow.extends(&wide));
-        for seeds in [0u32, 5, 20, narrow.ceiling()] {
+        assert!(wide.agrees_with(&narrow) && narrow.agrees_with(&wide));
+        assert!(narrow.ceiling() < wide.ceiling());
+        for seeds in [0u32, 5, 20, narrow.ceiling(), narrow.ceiling() + 1, wide.ceiling()] {
             for index in (0..rules.tier_size(seeds)).step_by(97) {
                 let pos: Position = rules.position_at(seeds, index);
                 let key = rules.key(&pos).into();
-                let code = narrow.code(&rules, &pos, key, seeds).unwrap();
-                assert_eq!(Some(wide.recode(&narrow, code)), wide.code(&rules, &pos, key, seeds));
+                let (in_narrow, in_wide) = (narrow.code(&rules, &pos, key, seeds), wide.code(&rules, &pos, key, seeds));
+                if let Some(code) = in_narrow {
+                    assert_eq!(wide.recode(&narrow, code), in_wide);
+                }
+                // Down: the boards above the narrower ceiling have no code there.
+                assert_eq!(narrow.recode(&wide, in_wide.unwrap()), in_narrow, "{seeds} seeds");
             }
         }
         // 20 bits leave no room for the nibbles of 3 holes a row (24 bits): ranked only.
         let ranked_only = ShortCode::new(&rules, 20).unwrap();
-        assert!(!wide.extends(&ranked_only));
+        assert!(!wide.agrees_with(&ranked_only));
     }
 
     #[test]
