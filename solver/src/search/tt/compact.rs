@@ -286,7 +286,7 @@ impl Compact {
     /// Aborts through [`std::alloc::handle_alloc_error`] if the memory cannot be allocated.
     pub fn new(bytes: usize, lender: Option<&dyn SearchMemory>, layout: Layout) -> Self {
         let buckets = Self::buckets_for(bytes);
-        let memory = Memory::zeroed(std::mem::size_of::<Bucket>() * buckets.max(1), lender);
+        let memory = Memory::zeroed(std::mem::size_of::<Bucket>() * buckets, lender);
         let across_nodes = memory.peers().filter(|p| p.nodes() > 1);
         let shared_from = across_nodes.map_or(u32::MAX, |p| p.shared_from_seeds());
         let layout = if across_nodes.is_some() { Layout::Words } else { layout };
@@ -395,6 +395,8 @@ impl Compact {
     #[inline(never)]
     fn elsewhere(&self, tag: u64) -> Option<(&dyn PeerRegion, usize)> {
         let peers = self.memory.peers()?;
+        // The other nodes' copies are read and replaced a word an entry: `new` chose the word format.
+        debug_assert_eq!(self.layout, Layout::Words);
         // The tag is the code's low bits; mixed, so that each node owns an even share.
         let owner = ((tag.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) % peers.nodes() as u64) as usize;
         (owner != peers.node()).then_some((peers, owner))
