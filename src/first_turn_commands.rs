@@ -72,10 +72,27 @@ fn state_and_solver(
 
 /// The solution's work as JSON fields.
 fn work_json(solution: &OpeningSolution) -> serde_json::Value {
+    let take_all = solution.take_all.map(|c| {
+        serde_json::json!({
+            "turn_states": c.turn_states, "turn_ends": c.turn_ends, "screened": c.screened,
+            "searched": c.searched, "seconds": c.elapsed.as_secs_f64(),
+        })
+    });
     serde_json::json!({
         "opening_states": solution.opening_states, "leaf_tests": solution.leaf_tests,
         "leaf_nodes": solution.leaf_nodes, "seconds": solution.elapsed.as_secs_f64(),
+        "take_all_enumeration": take_all,
     })
+}
+
+/// The bounds a certificate of `solution` (of `state`, stored difference `stored` added) can
+/// hold: an upper bound below every seed that rests on the take-all enumeration is widened to
+/// every seed, since that proof walks billions of states (`docs/formats/certificates.md` has
+/// no shorter form of it).
+fn certifiable(state: &OpeningState, solution: &OpeningSolution, stored: i32) -> Claim {
+    let k = state.position.seeds_on_board() as i32;
+    let upper = if solution.take_all.is_some() && solution.upper < k { k } else { solution.upper };
+    Claim { lower: stored + solution.lower, upper: stored + upper }
 }
 
 /// `dakon solve` of an opening state: its value, a best move, the work, and with `certificate`
@@ -103,7 +120,14 @@ pub fn solve(
     let exact = lower == upper;
     let written = match certificate {
         Some((path, certificate_options)) => {
-            Some(write_opening_certificate(&solver, &state, options, Claim { lower, upper }, certificate_options, path, interrupt_flag())?)
+            let claim = certifiable(&state, &solution, stored);
+            if claim.upper != upper {
+                eprintln!(
+                    "the certificate proves {:+} to {:+}: the upper bound {upper:+} rests on the enumeration of every first turn, which it cannot hold",
+                    claim.lower, claim.upper
+                );
+            }
+            Some(write_opening_certificate(&solver, &state, options, claim, certificate_options, path, interrupt_flag())?)
         }
         None => None,
     };
@@ -227,6 +251,16 @@ pub fn best(position: &PositionArgs, options: DakonOptions, search: &SearchArgs,
 
 /// The work of a solve, in words.
 fn print_work(solution: &OpeningSolution, tables: bool) {
+    if let Some(c) = solution.take_all {
+        println!(
+            "whether a first turn takes every seed: decided by enumerating {} states of that turn ({} turn ends; {} refuted by a screen, {} by a search) in {:.3} s",
+            c.turn_states,
+            c.turn_ends,
+            c.screened,
+            c.searched,
+            c.elapsed.as_secs_f64()
+        );
+    }
     println!(
         "work: {} opening states, {} leaf tests visiting {} positions, {:.3} s, endgame tables: {}",
         solution.opening_states,

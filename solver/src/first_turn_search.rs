@@ -18,6 +18,10 @@
 //! assert!(solution.lower == solution.upper && solution.best_hole.is_some());
 //! ```
 
+mod take_all;
+
+pub use take_all::{enumerate as enumerate_take_all, TakeAll, TakeAllCounts, TakeAllReport};
+
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
@@ -44,6 +48,11 @@ pub struct OpeningSolution {
     pub leaf_nodes: u64,
     /// Time spent.
     pub elapsed: Duration,
+    /// When a test asked whether a first turn takes every seed and no guided search found
+    /// such a turn: the counts of the enumeration of every state of that turn that decided it
+    /// ([`enumerate_take_all`]). A bound it proved rests on that exhaustion, which no
+    /// certificate of practical size records.
+    pub take_all: Option<TakeAllCounts>,
 }
 
 /// A limit stopped the search.
@@ -105,6 +114,8 @@ struct OpeningSearch<'a, R: Solvable<Position = Position>> {
     leaf_nodes: u64,
     /// States the guided search for a take-all turn may still expand.
     take_all_budget: u64,
+    /// The counts of the take-all enumeration, once it ran.
+    take_all: Option<TakeAllCounts>,
 }
 
 /// Solves `state` under `options` (which must include `no-first-turn-capture`; the leaves are
@@ -154,6 +165,7 @@ pub fn solve_opening_reporting<R: Solvable<Position = Position>>(
         leaf_tests: search.leaf_tests,
         leaf_nodes: search.leaf_nodes,
         elapsed: search.started.elapsed(),
+        take_all: search.take_all,
     }
 }
 
@@ -232,6 +244,7 @@ impl<'a, R: Solvable<Position = Position>> OpeningSearch<'a, R> {
             leaf_tests: 0,
             leaf_nodes: 0,
             take_all_budget: TAKE_ALL_STATES,
+            take_all: None,
         }
     }
 
@@ -296,7 +309,9 @@ impl<'a, R: Solvable<Position = Position>> OpeningSearch<'a, R> {
             // Taking every seed in a first turn is a needle the enumeration below may take
             // billions of states to reach; a guided search finds it first, and its proof in the
             // memo settles this state's moves in the first pass.
-            self.find_take_all(state)?;
+            if !self.find_take_all(state)? {
+                return Ok(None);
+            }
         }
         let moves = state.position.moves();
         let mut open = Vec::with_capacity(moves.len());
@@ -330,24 +345,53 @@ impl<'a, R: Solvable<Position = Position>> OpeningSearch<'a, R> {
     /// is closest to having no lap reach its store ([`take_all_distance`]); every turn end met
     /// where no move of the opponent stores a seed is tested by [`OpeningSearch::at_least`].
     /// The width starts small and grows while the take-all budget lasts; a round that never
-    /// had to drop a state was exhaustive and ends the search. Runs once a search: afterwards
-    /// the budget is spent, and the enumeration of [`OpeningSearch::reaching_move`] goes on alone.
+    /// had to drop a state was exhaustive and ends the search. When the budget runs out first,
+    /// [`enumerate_take_all`] walks every state of the turn and decides. Runs once a search.
     ///
     /// Returns `Ok(true)` when it found such a turn: then the memo proves, for every state of
     /// that turn from `state` on, that its mover takes every seed, so that
     /// [`OpeningSearch::reaching_move`] (and a certificate's extraction) follows the turn from
-    /// its memo pass. `Ok(false)` when no turn was found; `Err` if a limit stopped it.
+    /// its memo pass. `Ok(false)` when no such turn exists (recorded in the memo); `Err` if a
+    /// limit stopped it.
     fn find_take_all(&mut self, state: &OpeningState) -> Result<bool, Stopped> {
         let mut width = TAKE_ALL_FIRST_WIDTH;
-        let found = loop {
+        let beam = loop {
             match self.take_all_beam(state, width)? {
-                Beam::Found => break true,
-                Beam::Exhaustive | Beam::OutOfBudget => break false,
                 Beam::Truncated => width *= 8,
+                done => break done,
             }
         };
         self.take_all_budget = 0;
-        Ok(found)
+        let k = state.position.seeds_on_board() as i32;
+        let key = (state.position, state.pending_bits());
+        match beam {
+            Beam::Found => return Ok(true),
+            Beam::Exhaustive => {
+                self.record(key, k, k, false);
+                return Ok(false);
+            }
+            Beam::OutOfBudget | Beam::Truncated => {}
+        }
+        // The beam found nothing: every state of the turn decides.
+        let limits = self.remaining()?;
+        let report = enumerate_take_all(self.solver, state, self.options, &limits, None);
+        self.take_all = Some(report.counts);
+        match report.outcome {
+            TakeAll::Found(turn) => {
+                let mut on_turn = *state;
+                for hole in turn {
+                    let k = on_turn.position.seeds_on_board() as i32;
+                    self.record((on_turn.position, on_turn.pending_bits()), k, k, true);
+                    on_turn = on_turn.play_hole_with(hole, self.options).expect("the enumeration's turn is legal").0;
+                }
+                Ok(true)
+            }
+            TakeAll::Impossible => {
+                self.record(key, k, k, false);
+                Ok(false)
+            }
+            TakeAll::Stopped => Err(Stopped),
+        }
     }
 
     /// One round of [`OpeningSearch::find_take_all`], `width` states a level.
@@ -500,7 +544,7 @@ fn take_all_distance(position: &Position) -> (u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dakon::Dakon;
+    use crate::dakon::{Dakon, Player};
     use crate::search::Config;
 
     /// The future gain of `state` by plain minimax over every move, the opening's and the
@@ -583,5 +627,108 @@ mod tests {
             let solution = solve_opening(&solver, &state, options, &limits);
             assert_eq!((solution.lower, solution.upper), (value, value), "{n}x{s}");
         }
+    }
+
+    /// Whether player 0 takes every seed of `state` (a start) by minimax, and if `turn` is
+    /// given, whether that turn is one that does.
+    fn takes_all_by_minimax(state: &OpeningState, options: DakonOptions, turn: Option<&[usize]>) -> bool {
+        let all = state.position.seeds_on_board() as i32;
+        let Some(turn) = turn else { return minimax(state, options) == all };
+        let mover = state.position.mover();
+        let mut on_turn = *state;
+        let mut gain = 0;
+        for (i, &hole) in turn.iter().enumerate() {
+            let (next, outcome) = on_turn.play_hole_with(hole, options).unwrap();
+            gain += outcome.gain(mover);
+            let turn_goes_on = !next.position.is_over() && next.position.mover() == mover;
+            assert_eq!(turn_goes_on, i + 1 < turn.len(), "the turn {turn:?} ends at its last hole");
+            on_turn = next;
+        }
+        let rest = if on_turn.position.is_over() { 0 } else { minimax(&on_turn, options) };
+        gain - rest == all
+    }
+
+    #[test]
+    fn the_take_all_enumeration_agrees_with_minimax_on_small_starts() {
+        let mut decided = [0; 2];
+        for board in DakonOptions::ALL {
+            let options = board.with(DakonOptions::NO_FIRST_TURN_CAPTURE);
+            for (n, s) in [(1, 1), (1, 3), (2, 1), (2, 2), (2, 3), (3, 1), (3, 2)] {
+                let solver = Solver::new(Dakon::with_options(n, board).unwrap(), Config { threads: 2, tt_bytes: 1 << 20 }, None);
+                let state = OpeningState::start(n, s).unwrap();
+                let expected = takes_all_by_minimax(&state, options, None);
+                // A frontier of one state: the depth-first walks do all the work; the default:
+                // the breadth-first start does (these turns are short).
+                for frontier in [1, take_all::FRONTIER_STATES] {
+                    let report = take_all::enumerate_from(&solver, &state, options, &Limits::default(), None, frontier);
+                    match &report.outcome {
+                        TakeAll::Found(turn) => {
+                            assert!(expected, "{options} {n}x{s}: found {turn:?}");
+                            assert!(takes_all_by_minimax(&state, options, Some(turn)), "{options} {n}x{s}: {turn:?}");
+                            decided[0] += 1;
+                        }
+                        TakeAll::Impossible => {
+                            assert!(!expected, "{options} {n}x{s}");
+                            decided[1] += 1;
+                        }
+                        TakeAll::Stopped => panic!("{options} {n}x{s}: stopped without a limit"),
+                    }
+                    assert!(report.counts.turn_states > 0);
+                }
+            }
+        }
+        // No start this small has a take-all turn: those are tested below.
+        assert_eq!(decided, [0, 112]);
+    }
+
+    #[test]
+    fn the_take_all_enumeration_finds_turns_the_search_confirms() {
+        // The smallest starts with a take-all turn, found by scanning 1 to 4 holes and 1 to 8
+        // seeds under every variant.
+        for (rules, n, s) in [("nembak-lander,no-first-turn-capture,skip-origin", 4, 6), ("no-first-turn-capture,skip-origin", 4, 8)] {
+            let options: DakonOptions = rules.parse().unwrap();
+            let solver = leaf_solver(n, options);
+            let state = OpeningState::start(n, s).unwrap();
+            let all = state.position.seeds_on_board() as i32;
+            let limits = Limits::default();
+            let solution = solve_opening(&solver, &state, options, &limits);
+            assert_eq!((solution.lower, solution.upper), (all, all), "{rules} {n}x{s}");
+            for frontier in [1, take_all::FRONTIER_STATES] {
+                let report = take_all::enumerate_from(&solver, &state, options, &limits, None, frontier);
+                let TakeAll::Found(turn) = report.outcome else { panic!("{rules} {n}x{s}: {:?}", report.outcome) };
+                // The turn keeps the move to its last hole, and the opponent gets nothing after it.
+                let mut on_turn = state;
+                for (i, &hole) in turn.iter().enumerate() {
+                    assert!(on_turn.position.mover() == Player::Zero && !on_turn.position.is_over(), "{rules} {n}x{s}: {turn:?} at {i}");
+                    on_turn = on_turn.play_hole_with(hole, options).unwrap().0;
+                }
+                assert_eq!(on_turn.position.store(Player::One), 0, "{rules} {n}x{s}");
+                if !on_turn.position.is_over() {
+                    assert_eq!(on_turn.position.mover(), Player::One);
+                    let rest = solve_opening(&solver, &on_turn, options, &limits);
+                    let left = on_turn.position.seeds_on_board() as i32;
+                    assert_eq!((rest.lower, rest.upper), (-left, -left), "{rules} {n}x{s}: {turn:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_take_all_enumeration_decides_six_by_six_and_the_solve_uses_it() {
+        // 6 x 6 under no-first-turn-capture is +70 of 72 seeds: the guided search's budget runs
+        // out in its 2.5 million states of player 0's first turn, and the enumeration decides.
+        let options: DakonOptions = "no-first-turn-capture".parse().unwrap();
+        let solver = Solver::new(Dakon::with_options(6, options.board_rules()).unwrap(), Config { threads: 2, tt_bytes: 1 << 24 }, None);
+        let state = OpeningState::start(6, 6).unwrap();
+        let limits = Limits::default();
+        let report = enumerate_take_all(&solver, &state, options, &limits, None);
+        assert_eq!(report.outcome, TakeAll::Impossible);
+        assert!(report.counts.turn_states > 1_000_000 && report.counts.searched > 0, "{:?}", report.counts);
+        let solution = solve_opening(&solver, &state, options, &limits);
+        assert_eq!((solution.lower, solution.upper), (70, 70));
+        assert!(solution.take_all.is_some());
+        // A limit stops it and says so.
+        let short = Limits { nodes: None, time: Some(Duration::from_millis(1)), stop: None };
+        assert_eq!(enumerate_take_all(&solver, &state, options, &short, None).outcome, TakeAll::Stopped);
     }
 }
