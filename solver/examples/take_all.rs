@@ -19,7 +19,7 @@ fn main() -> Result<(), String> {
     };
     let options: DakonOptions = options.parse().map_err(|e| format!("{e}"))?;
     if !options.contains(DakonOptions::NO_FIRST_TURN_CAPTURE) {
-        return Err(format!("dakon:{options}: the question needs no-first-turn-capture"));
+        return Err(format!("{options}: the question needs no-first-turn-capture"));
     }
     let holes: usize = holes.parse().map_err(|e| format!("holes {holes}: {e}"))?;
     let seeds: u32 = seeds.parse().map_err(|e| format!("seeds {seeds}: {e}"))?;
@@ -31,10 +31,10 @@ fn main() -> Result<(), String> {
     let all = state.position.seeds_on_board();
     match &report.outcome {
         TakeAll::Found(turn) => {
-            println!("{holes} x {seeds} under dakon:{options}: player 0 takes all {all} seeds with the first turn {turn:?}")
+            println!("{holes} x {seeds} under {options}: player 0 takes all {all} seeds with the first turn {turn:?}")
         }
-        TakeAll::Impossible => println!("{holes} x {seeds} under dakon:{options}: no first turn of player 0 takes all {all} seeds"),
-        TakeAll::Stopped => println!("{holes} x {seeds} under dakon:{options}: stopped"),
+        TakeAll::Impossible => println!("{holes} x {seeds} under {options}: no first turn of player 0 takes all {all} seeds"),
+        TakeAll::Stopped => println!("{holes} x {seeds} under {options}: stopped"),
     }
     println!("{:?}", report.counts);
     Ok(())
