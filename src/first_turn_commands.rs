@@ -5,11 +5,15 @@
 //! opening (format version 2).
 
 use std::path::Path;
-use std::time::Instant;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use dakon_solver::certificate::Claim;
 use dakon_solver::dakon::{DakonOptions, OpeningState};
-use dakon_solver::first_turn_search::{solve_opening_reporting, value_opening_moves, OpeningProver, OpeningSolution};
+use dakon_solver::first_turn_search::{
+    solve_opening_resumable, value_opening_moves, CheckpointError, OpeningProver, OpeningSolution, TakeAllCheckpoint, TakeAllCounts,
+    TakeAllRun,
+};
 use dakon_solver::ruleset::{outcome, RuleSet, RulesName};
 use dakon_solver::search::Solver;
 
@@ -76,6 +80,7 @@ fn work_json(solution: &OpeningSolution) -> serde_json::Value {
         serde_json::json!({
             "turn_states": c.turn_states, "turn_ends": c.turn_ends, "screened": c.screened,
             "searched": c.searched, "seconds": c.elapsed.as_secs_f64(),
+            "walks": c.walks, "walks_done": c.walks_done,
         })
     });
     serde_json::json!({
@@ -95,18 +100,39 @@ fn certifiable(state: &OpeningState, solution: &OpeningSolution, stored: i32) ->
     Claim { lower: stored + solution.lower, upper: stored + upper }
 }
 
+/// Time between writes of a take-all checkpoint.
+const CHECKPOINT_EVERY: Duration = Duration::from_secs(60);
+
+/// Time between the lines of the take-all enumeration's progress on standard error.
+const TAKE_ALL_LOG_EVERY: Duration = Duration::from_secs(60);
+
+/// The take-all enumeration's progress, in words.
+fn take_all_progress(c: &TakeAllCounts) -> String {
+    format!(
+        "enumerating every first turn (does one take every seed?): {} states, {} of {} walks done, {:.0} s",
+        c.turn_states,
+        c.walks_done,
+        c.walks,
+        c.elapsed.as_secs_f64()
+    )
+}
+
 /// `dakon solve` of an opening state: its value, a best move, the work, and with `certificate`
-/// (its path and options) a proof certificate of the bounds proven.
+/// (its path and options) a proof certificate of the bounds proven. With `take_all_checkpoint`
+/// the enumeration of every first turn, if the solve needs it, keeps its progress there and
+/// goes on from it.
 ///
 /// # Errors
 /// As [`state_and_solver`]; [`CliError::Failure`] if the certificate cannot be written or the
-/// checker refuses it.
+/// checker refuses it, or the checkpoint cannot be read or written; [`CliError::Input`] for a
+/// checkpoint that is damaged or another enumeration's. The bounds proven are printed first.
 pub fn solve(
     position: &PositionArgs,
     options: DakonOptions,
     search: &SearchArgs,
     probe: &ProbeArgs,
     certificate: Option<(&Path, &CertificateOptions)>,
+    take_all_checkpoint: Option<&Path>,
     json: bool,
 ) -> Result<(), CliError> {
     let (state, solver, tables) = state_and_solver(position, options, search, probe)?;
@@ -114,20 +140,56 @@ pub fn solve(
     // A long solve shows each bracket it proves, on standard error.
     let progress = |lower: i32, upper: i32| eprintln!("proven so far: value between {:+} and {:+}", stored + lower, stored + upper);
     let spinner = Spinner::start("solving the opening");
-    let solution = solve_opening_reporting(&solver, &state, options, &search.limits(), Some(&progress));
+    // The first line at once: it says where a resumed enumeration goes on from.
+    let last_log = Mutex::new(Instant::now().checked_sub(TAKE_ALL_LOG_EVERY).unwrap_or_else(Instant::now));
+    let take_all_progress = |counts: &TakeAllCounts| {
+        let line = take_all_progress(counts);
+        spinner.set_message(&line);
+        let mut last = last_log.lock().expect("the log's clock is never poisoned");
+        if last.elapsed() >= TAKE_ALL_LOG_EVERY {
+            *last = Instant::now();
+            spinner.log(&line);
+        }
+    };
+    let checkpoint = take_all_checkpoint.map(|path| TakeAllCheckpoint { path: path.to_path_buf(), every: CHECKPOINT_EVERY });
+    let limits = search.limits();
+    let take_all = TakeAllRun { progress: Some(&take_all_progress), checkpoint: checkpoint.as_ref() };
+    let (solution, checkpoint_failure) = solve_opening_resumable(&solver, &state, options, &limits, Some(&progress), take_all);
     drop(spinner);
+    let result = print_solution(&solver, &state, options, &solution, certificate, tables, json);
+    match checkpoint_failure {
+        Some(failure @ (CheckpointError::Corrupt { .. } | CheckpointError::OtherRun { .. })) => Err(CliError::Input(failure.to_string())),
+        Some(failure) => Err(CliError::Failure(failure.to_string())),
+        None => result,
+    }
+}
+
+/// The rest of [`solve`]: the certificate, then the solution printed.
+///
+/// # Errors
+/// As [`solve`].
+fn print_solution(
+    solver: &Solver<RuleSet>,
+    state: &OpeningState,
+    options: DakonOptions,
+    solution: &OpeningSolution,
+    certificate: Option<(&Path, &CertificateOptions)>,
+    tables: bool,
+    json: bool,
+) -> Result<(), CliError> {
+    let stored = state.position.store_difference();
     let (lower, upper) = (stored + solution.lower, stored + solution.upper);
     let exact = lower == upper;
     let written = match certificate {
         Some((path, certificate_options)) => {
-            let claim = certifiable(&state, &solution, stored);
+            let claim = certifiable(state, solution, stored);
             if claim.upper != upper {
                 eprintln!(
                     "the certificate proves {:+} to {:+}: the upper bound {upper:+} rests on the enumeration of every first turn, which it cannot hold",
                     claim.lower, claim.upper
                 );
             }
-            Some(write_opening_certificate(&solver, &state, options, claim, certificate_options, path, interrupt_flag())?)
+            Some(write_opening_certificate(solver, state, options, claim, certificate_options, path, interrupt_flag())?)
         }
         None => None,
     };
@@ -136,7 +198,7 @@ pub fn solve(
             "position": state.to_string(), "rules": options.rules_name(), "exact": exact,
             "value": exact.then_some(lower), "lower": lower, "upper": upper,
             "result": exact.then(|| outcome(lower)), "best_move": solution.best_hole,
-            "work": work_json(&solution), "tables": tables,
+            "work": work_json(solution), "tables": tables,
             "certificate": written.as_ref().map(Written::json),
         });
         println!("{json}");
@@ -152,7 +214,7 @@ pub fn solve(
     if let Some(hole) = solution.best_hole {
         println!("best move: {hole}");
     }
-    print_work(&solution, tables);
+    print_work(solution, tables);
     match written {
         Some(written) => {
             println!("{}", written.describe());
@@ -253,11 +315,14 @@ pub fn best(position: &PositionArgs, options: DakonOptions, search: &SearchArgs,
 fn print_work(solution: &OpeningSolution, tables: bool) {
     if let Some(c) = solution.take_all {
         println!(
-            "whether a first turn takes every seed: decided by enumerating {} states of that turn ({} turn ends; {} refuted by a screen, {} by a search) in {:.3} s",
+            "whether a first turn takes every seed: {} by enumerating {} states of that turn ({} turn ends; {} refuted by a screen, {} by a search; {} of {} walks done) in {:.3} s",
+            if c.walks_done == c.walks { "decided" } else { "not yet decided" },
             c.turn_states,
             c.turn_ends,
             c.screened,
             c.searched,
+            c.walks_done,
+            c.walks,
             c.elapsed.as_secs_f64()
         );
     }

@@ -38,6 +38,15 @@ impl Spinner {
     pub fn set_message(&self, message: &str) {
         self.bar.set_message(message.to_string());
     }
+
+    /// Prints `line` on stderr, above the spinner when it is shown.
+    pub fn log(&self, line: &str) {
+        if self.bar.is_hidden() {
+            eprintln!("{line}");
+        } else {
+            self.bar.println(line);
+        }
+    }
 }
 
 impl Drop for Spinner {

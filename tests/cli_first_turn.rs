@@ -91,6 +91,13 @@ fn what_the_opening_search_does_not_serve_is_refused_naming_the_rules() {
     assert!(stderr.contains("--db is not available under the rules dakon:no-first-turn-capture"), "{stderr}");
     let stderr = refused(&["solve", "3,3,3/3,3,3 0/0 0 first:0,1", "--holes", "3"]);
     assert!(stderr.contains("needs --rules dakon:no-first-turn-capture"), "{stderr}");
+    let stderr = refused(&["solve", "start", "--holes", "3", "--take-all-checkpoint", "walk.ckpt"]);
+    assert!(
+        stderr.contains(
+            "--take-all-checkpoint keeps the enumeration of first turns under a rule option with no-first-turn-capture, not under dakon"
+        ),
+        "{stderr}"
+    );
     let stderr = refused(&["solve", "3,3,3/3,3,3 0/0 0 first:2", "--rules", RULES]);
     assert!(stderr.contains("'first:0,1', 'first:0' or 'first:1'"), "{stderr}");
 }
@@ -210,4 +217,29 @@ fn play_and_show_carry_the_first_turns() {
     assert_eq!(json(&["show", "start", "--holes", "2", "--rules", RULES, "--json"])["position"], "2,2/2,2 0/0 0 first:0,1");
     let stderr = refused(&["show", &expected.to_string()]);
     assert!(stderr.contains("needs --rules dakon:no-first-turn-capture"), "{stderr}");
+}
+
+#[test]
+fn solve_keeps_the_take_all_enumeration_in_a_checkpoint_and_goes_on_from_it() {
+    // 6 x 6 needs the enumeration of every first turn (+70 of 72 seeds): the first run writes
+    // the checkpoint, the second finds every walk done there and decides without walking.
+    let dir = tempfile::tempdir().unwrap();
+    let walk = dir.path().join("6x6.walk");
+    let walk = walk.to_str().unwrap();
+    let args =
+        ["solve", "start", "--holes", "6", "--rules", RULES, "--threads", "2", "--no-tables", "--json", "--take-all-checkpoint", walk];
+    let first = json(&args);
+    assert_eq!(first["value"], 70, "{first}");
+    let enumeration = &first["work"]["take_all_enumeration"];
+    let walks = enumeration["walks"].as_u64().unwrap();
+    assert!(walks > 1000 && enumeration["walks_done"] == walks, "{enumeration}");
+    let again = json(&args);
+    assert_eq!(again["value"], 70);
+    assert_eq!(again["work"]["take_all_enumeration"]["turn_states"], enumeration["turn_states"], "{again}");
+    // A damaged checkpoint is refused, naming the file.
+    std::fs::write(walk, b"not a checkpoint").unwrap();
+    let out = dakon(&args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("6x6.walk: not a take-all checkpoint"), "{stderr}");
 }

@@ -20,7 +20,10 @@
 
 mod take_all;
 
-pub use take_all::{enumerate as enumerate_take_all, TakeAll, TakeAllCounts, TakeAllReport};
+pub use take_all::{
+    enumerate as enumerate_take_all, enumerate_resumable as enumerate_take_all_resumable, CheckpointError, TakeAll, TakeAllCheckpoint,
+    TakeAllCounts, TakeAllReport,
+};
 
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
@@ -53,6 +56,16 @@ pub struct OpeningSolution {
     /// ([`enumerate_take_all`]). A bound it proved rests on that exhaustion, which no
     /// certificate of practical size records.
     pub take_all: Option<TakeAllCounts>,
+}
+
+/// How a solve's take-all enumeration ([`enumerate_take_all`]) reports and keeps its
+/// progress: runs of hours want both.
+#[derive(Clone, Copy, Default)]
+pub struct TakeAllRun<'a> {
+    /// Told the enumeration's counts every few seconds.
+    pub progress: Option<&'a (dyn Fn(&TakeAllCounts) + Sync)>,
+    /// Where the enumeration keeps its progress ([`enumerate_take_all_resumable`]).
+    pub checkpoint: Option<&'a TakeAllCheckpoint>,
 }
 
 /// A limit stopped the search.
@@ -116,6 +129,10 @@ struct OpeningSearch<'a, R: Solvable<Position = Position>> {
     take_all_budget: u64,
     /// The counts of the take-all enumeration, once it ran.
     take_all: Option<TakeAllCounts>,
+    /// How the take-all enumeration reports and keeps its progress.
+    take_all_run: TakeAllRun<'a>,
+    /// Why the take-all enumeration's checkpoint stopped the search, if it did.
+    checkpoint_failure: Option<CheckpointError>,
 }
 
 /// Solves `state` under `options` (which must include `no-first-turn-capture`; the leaves are
@@ -139,7 +156,26 @@ pub fn solve_opening_reporting<R: Solvable<Position = Position>>(
     limits: &Limits,
     progress: Option<&dyn Fn(i32, i32)>,
 ) -> OpeningSolution {
+    let (solution, failure) = solve_opening_resumable(solver, state, options, limits, progress, TakeAllRun::default());
+    debug_assert!(failure.is_none(), "no checkpoint, no checkpoint failure");
+    solution
+}
+
+/// [`solve_opening_reporting`], its take-all enumeration (if it needs one) run as `take_all`
+/// says: with a checkpoint, a long solve stopped and run again goes on where it stopped.
+///
+/// Returns the solution and, when the checkpoint could not be read or written, why: the
+/// solution then holds the bounds proven before the failure stopped the search.
+pub fn solve_opening_resumable<'a, R: Solvable<Position = Position>>(
+    solver: &'a Solver<R>,
+    state: &OpeningState,
+    options: DakonOptions,
+    limits: &'a Limits,
+    progress: Option<&'a dyn Fn(i32, i32)>,
+    take_all: TakeAllRun<'a>,
+) -> (OpeningSolution, Option<CheckpointError>) {
     let mut search = OpeningSearch::new(solver, options, limits, progress);
+    search.take_all_run = take_all;
     let k = state.position.seeds_on_board() as i32;
     // The future gain has the parity of the seeds on the board (each ends in one store), so
     // the bisection runs over the values of that parity only.
@@ -157,7 +193,7 @@ pub fn solve_opening_reporting<R: Solvable<Position = Position>>(
         }
     }
     let best_hole = if lower == upper { search.best_hole(state, lower) } else { None };
-    OpeningSolution {
+    let solution = OpeningSolution {
         lower,
         upper,
         best_hole,
@@ -166,7 +202,8 @@ pub fn solve_opening_reporting<R: Solvable<Position = Position>>(
         leaf_nodes: search.leaf_nodes,
         elapsed: search.started.elapsed(),
         take_all: search.take_all,
-    }
+    };
+    (solution, search.checkpoint_failure)
 }
 
 /// Values every legal move of `state` under `options` (as [`solve_opening`] takes them): in
@@ -245,6 +282,8 @@ impl<'a, R: Solvable<Position = Position>> OpeningSearch<'a, R> {
             leaf_nodes: 0,
             take_all_budget: TAKE_ALL_STATES,
             take_all: None,
+            take_all_run: TakeAllRun::default(),
+            checkpoint_failure: None,
         }
     }
 
@@ -374,7 +413,17 @@ impl<'a, R: Solvable<Position = Position>> OpeningSearch<'a, R> {
         }
         // The beam found nothing: every state of the turn decides.
         let limits = self.remaining()?;
-        let report = enumerate_take_all(self.solver, state, self.options, &limits, None);
+        let TakeAllRun { progress, checkpoint } = self.take_all_run;
+        let report = match checkpoint {
+            Some(checkpoint) => match enumerate_take_all_resumable(self.solver, state, self.options, &limits, progress, checkpoint) {
+                Ok(report) => report,
+                Err(failure) => {
+                    self.checkpoint_failure = Some(failure);
+                    return Err(Stopped);
+                }
+            },
+            None => enumerate_take_all(self.solver, state, self.options, &limits, progress),
+        };
         self.take_all = Some(report.counts);
         match report.outcome {
             TakeAll::Found(turn) => {

@@ -55,7 +55,9 @@ use crate::tables_arg::ProbeArgs;
   dakon solve start --rules kalah --holes 6 --seeds 4 --threads 1 --tt-mb 1024   Kalah(6,4)
   dakon solve start --rules dakon:no-first-turn-capture --holes 5   no capture in either player's first turn
   dakon solve '8,0,8,8,8,8,8/8,8,8,8,8,8,1 0/1 1 first:1' --rules dakon:no-first-turn-capture   player 1's first turn
-  dakon solve start --rules dakon:no-first-turn-capture --holes 8 --prove-win   does player 0 win 8 x 8 under it?")]
+  dakon solve start --rules dakon:no-first-turn-capture --holes 8 --prove-win   does player 0 win 8 x 8 under it?
+  dakon solve start --rules dakon:no-first-turn-capture,traditional --holes 7 --take-all-checkpoint 7x7.walk
+                                                resumable: stop with Ctrl-C, run again to go on")]
 pub struct Args {
     #[command(flatten)]
     position: PositionArgs,
@@ -87,6 +89,12 @@ pub struct Args {
     /// at a one-ply look-up a position). For a run that builds its tables and then solves.
     #[arg(long, value_name = "K", conflicts_with_all = ["no_tables", "tables_mb"])]
     build_tables: Option<u32>,
+    /// Under a rule option with no-first-turn-capture: keep the progress of the enumeration of
+    /// every first turn (run when no guided search finds a first turn that takes every seed;
+    /// hours on 7 x 7) in FILE, written every minute and at the end, and go on from FILE when
+    /// it exists. Stop with Ctrl-C or --time-limit; the same command goes on.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["at_least", "prove_win"])]
+    take_all_checkpoint: Option<PathBuf>,
 }
 
 impl Args {
@@ -117,7 +125,14 @@ pub fn run(args: Args, cluster: Option<&Cluster>) -> Result<(), CliError> {
         if let Some(bound) = args.at_least.or(args.prove_win.then_some(1)) {
             return first_turn_commands::prove_at_least(&args.position, options, &args.search, &args.probe, bound, certificate, args.json);
         }
-        return first_turn_commands::solve(&args.position, options, &args.search, &args.probe, certificate, args.json);
+        let checkpoint = args.take_all_checkpoint.as_deref();
+        return first_turn_commands::solve(&args.position, options, &args.search, &args.probe, certificate, checkpoint, args.json);
+    }
+    if args.take_all_checkpoint.is_some() {
+        return Err(CliError::Input(format!(
+            "--take-all-checkpoint keeps the enumeration of first turns under a rule option with no-first-turn-capture, not under {}",
+            args.position.rules.rules
+        )));
     }
     let (position, rules) = args.position.position_and_rules()?;
     let prints = cluster::prints(cluster);

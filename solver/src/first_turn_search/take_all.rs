@@ -17,7 +17,13 @@
 //! The turn's states nearly never repeat (under 1 % a level on 7 × 7), so the tree is walked
 //! depth first with a small cache of recent states instead of a memo of all of them: memory
 //! stays a few megabytes a thread whatever the board, and a state met twice costs only time.
-//! The walk is shared over threads by the states of the first level with enough of them.
+//! The walk is shared over threads by the states of the first level with enough of them. A
+//! resumable enumeration ([`enumerate_resumable`]) starts from a larger level, so that its
+//! walks are short, and records which walks are finished in a checkpoint file.
+
+mod checkpoint;
+
+pub use checkpoint::{CheckpointError, TakeAllCheckpoint};
 
 use std::hash::BuildHasher;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -25,14 +31,20 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
+use xxhash_rust::xxh3::Xxh3;
 
 use super::{OpeningSearch, Stopped};
 use crate::dakon::{DakonOptions, OpeningState, Player, Position, Side};
 use crate::search::{Limits, MixHashing, Solver};
 use crate::solvable::Solvable;
+use checkpoint::Saved;
 
-/// States of the turn a breadth-first start collects before the depth-first walks share them.
+/// States a breadth-first start collects before the depth-first walks share them.
 pub(super) const FRONTIER_STATES: usize = 1 << 12;
+
+/// States the breadth-first start of a resumable enumeration collects: many short walks, so
+/// that a stop loses little of the unfinished ones.
+const RESUMABLE_FRONTIER_STATES: usize = 1 << 15;
 
 /// States a walk counts between looks at the limits and at the other walks' news.
 const CHECK_EVERY: u64 = 1 << 14;
@@ -66,8 +78,12 @@ pub struct TakeAllCounts {
     pub screened: u64,
     /// Turn ends handed to the opening search (rule 3).
     pub searched: u64,
-    /// Time spent.
+    /// Time spent (over every run of a resumed enumeration).
     pub elapsed: Duration,
+    /// Walks finished (states of the breadth-first start whose turns are all refuted)...
+    pub walks_done: u64,
+    /// ... of this many.
+    pub walks: u64,
 }
 
 /// What [`enumerate`] returns.
@@ -86,6 +102,8 @@ struct Shared {
     turn_ends: AtomicU64,
     screened: AtomicU64,
     searched: AtomicU64,
+    walks_done: AtomicU64,
+    walks: AtomicU64,
     /// Set when a walk found a take-all turn or a limit stopped one: the others stop.
     done: AtomicBool,
     found: Mutex<Option<Vec<usize>>>,
@@ -95,7 +113,7 @@ struct Shared {
 /// `no-first-turn-capture`) has a turn after which they take every seed on the board, by
 /// walking every state of that turn on `solver.threads()` threads (each walk with its own opening search
 /// for the turn ends that need one, their leaves tested by `solver`). `progress` is told the
-/// counts every few seconds.
+/// counts once the walks are laid out, then every few seconds.
 ///
 /// Returns [`TakeAll::Found`] with the turn, [`TakeAll::Impossible`] when every turn end is
 /// refuted (a proof by exhaustion: every state of the turn was expanded), or
@@ -114,6 +132,28 @@ pub fn enumerate<R: Solvable<Position = Position>>(
     enumerate_from(solver, state, options, limits, progress, FRONTIER_STATES)
 }
 
+/// [`enumerate`], keeping its progress in `checkpoint`: a run goes on from the walks the
+/// checkpoint file records as finished (when the file exists), writes the file every
+/// `checkpoint.every` and when it ends, and its counts include the earlier runs'.
+///
+/// # Errors
+/// [`CheckpointError`] if the file exists but is unreadable, damaged or another
+/// enumeration's, or if a write fails (the enumeration then stops; the last checkpoint
+/// written stays whole).
+///
+/// # Panics
+/// As [`enumerate`].
+pub fn enumerate_resumable<R: Solvable<Position = Position>>(
+    solver: &Solver<R>,
+    state: &OpeningState,
+    options: DakonOptions,
+    limits: &Limits,
+    progress: Option<&(dyn Fn(&TakeAllCounts) + Sync)>,
+    checkpoint: &TakeAllCheckpoint,
+) -> Result<TakeAllReport, CheckpointError> {
+    run(solver, state, options, limits, progress, RESUMABLE_FRONTIER_STATES, Some(checkpoint))
+}
+
 /// [`enumerate`], the walks starting from the first level of at least `frontier_states`
 /// states.
 pub(super) fn enumerate_from<R: Solvable<Position = Position>>(
@@ -124,51 +164,155 @@ pub(super) fn enumerate_from<R: Solvable<Position = Position>>(
     progress: Option<&(dyn Fn(&TakeAllCounts) + Sync)>,
     frontier_states: usize,
 ) -> TakeAllReport {
+    run(solver, state, options, limits, progress, frontier_states, None).expect("without a checkpoint nothing is read or written")
+}
+
+/// The enumeration, from the first level of at least `frontier_states` states, with its
+/// progress kept in `checkpoint` if given.
+fn run<R: Solvable<Position = Position>>(
+    solver: &Solver<R>,
+    state: &OpeningState,
+    options: DakonOptions,
+    limits: &Limits,
+    progress: Option<&(dyn Fn(&TakeAllCounts) + Sync)>,
+    frontier_states: usize,
+    checkpoint: Option<&TakeAllCheckpoint>,
+) -> Result<TakeAllReport, CheckpointError> {
     let mover = state.position.mover();
     assert!(state.in_first_turn(mover) && !state.position.is_over(), "{state}: not in the mover's first turn");
     let started = Instant::now();
     let shared = Shared::default();
     let walk = Walk { solver, options, limits, mover, opponent_store: state.position.store(mover.other()), shared: &shared };
-    let counts = |shared: &Shared| TakeAllCounts {
+    let mut earlier = Duration::ZERO;
+    let counts = |shared: &Shared, earlier: Duration| TakeAllCounts {
         turn_states: shared.turn_states.load(Ordering::Relaxed),
         turn_ends: shared.turn_ends.load(Ordering::Relaxed),
         screened: shared.screened.load(Ordering::Relaxed),
         searched: shared.searched.load(Ordering::Relaxed),
-        elapsed: started.elapsed(),
+        elapsed: earlier + started.elapsed(),
+        walks_done: shared.walks_done.load(Ordering::Relaxed),
+        walks: shared.walks.load(Ordering::Relaxed),
     };
-    // The walks run on as many threads as the solver has; a pool that cannot be made leaves
-    // them on the caller's.
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(solver.threads()).build().ok();
+    let frontier = match walk.frontier(state, frontier_states, started) {
+        Ok(frontier) => frontier,
+        Err(Stopped) => {
+            let outcome = shared.found.lock().expect("a walk panicked").take().map_or(TakeAll::Stopped, TakeAll::Found);
+            return Ok(TakeAllReport { outcome, counts: counts(&shared, earlier) });
+        }
+    };
+    let walks = frontier.len();
+    shared.walks.store(walks as u64, Ordering::Relaxed);
+    let done: Vec<AtomicU64> = (0..walks.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
+    let fingerprint = fingerprint(&frontier);
+    if let Some(checkpoint) = checkpoint
+        && let Some(saved) = checkpoint.load()?
+    {
+        let ours = [state.to_string(), options.to_string(), fingerprint.to_string(), walks.to_string()];
+        let theirs = [saved.state.clone(), saved.options.clone(), saved.fingerprint.to_string(), saved.walks.to_string()];
+        let names = ["start", "rules", "breadth-first start", "walks"];
+        if let Some(i) = (0..4).find(|&i| ours[i] != theirs[i]) {
+            let why = format!("its {} is {}, this one's {}", names[i], theirs[i], ours[i]);
+            return Err(CheckpointError::OtherRun { path: checkpoint.path.clone(), why });
+        }
+        if saved.done.len() != done.len() {
+            let why = format!("{} words of finished walks for {walks} walks", saved.done.len());
+            return Err(CheckpointError::Corrupt { path: checkpoint.path.clone(), why });
+        }
+        for (word, &bits) in done.iter().zip(&saved.done) {
+            word.store(bits, Ordering::Relaxed);
+        }
+        // The earlier runs' counts include this run's breadth-first start.
+        shared.turn_states.store(saved.turn_states, Ordering::Relaxed);
+        shared.turn_ends.store(saved.turn_ends, Ordering::Relaxed);
+        shared.screened.store(saved.screened, Ordering::Relaxed);
+        shared.searched.store(saved.searched, Ordering::Relaxed);
+        shared.walks_done.store(saved.done.iter().map(|w| u64::from(w.count_ones())).sum(), Ordering::Relaxed);
+        earlier = Duration::from_millis(saved.elapsed_ms);
+    }
+    // The first report says where the walks start: a resumed run, how many were done.
+    if let Some(progress) = progress {
+        progress(&counts(&shared, earlier));
+    }
+    let is_done = |i: usize| done[i / 64].load(Ordering::Relaxed) & (1 << (i % 64)) != 0;
+    let save = |shared: &Shared| match checkpoint {
+        Some(checkpoint) => {
+            let counts = counts(shared, earlier);
+            checkpoint.save(&Saved {
+                state: state.to_string(),
+                options: options.to_string(),
+                fingerprint,
+                walks: walks as u64,
+                done: done.iter().map(|w| w.load(Ordering::Relaxed)).collect(),
+                turn_states: counts.turn_states,
+                turn_ends: counts.turn_ends,
+                screened: counts.screened,
+                searched: counts.searched,
+                elapsed_ms: counts.elapsed.as_millis() as u64,
+            })
+        }
+        None => Ok(()),
+    };
+    let write_failure: Mutex<Option<CheckpointError>> = Mutex::new(None);
+    let (last_report, last_save) = (Mutex::new(Instant::now()), Mutex::new(Instant::now()));
+    let open: Vec<(usize, &(OpeningState, Vec<usize>))> = frontier.iter().enumerate().filter(|&(i, _)| !is_done(i)).collect();
     let walk_all = || {
-        let frontier = walk.frontier(state, frontier_states)?;
-        let last_report = Mutex::new(Instant::now());
-        frontier.par_iter().try_for_each_init(
+        open.par_iter().try_for_each_init(
             || (walk.search(started), Cache::new()),
-            |(search, cache), (start, path)| {
+            |(search, cache), &(i, (start, path))| {
                 let mut path = path.clone();
                 let mut since = 0;
                 let result = walk.depth_first(search, cache, start, &mut path, &mut since);
                 shared.turn_states.fetch_add(since, Ordering::Relaxed);
+                if result.is_ok() {
+                    done[i / 64].fetch_or(1 << (i % 64), Ordering::Relaxed);
+                    shared.walks_done.fetch_add(1, Ordering::Relaxed);
+                }
                 if let (Some(progress), Ok(mut last)) = (progress, last_report.try_lock())
                     && last.elapsed() >= Duration::from_secs(5)
                 {
                     *last = Instant::now();
-                    progress(&counts(&shared));
+                    progress(&counts(&shared, earlier));
+                }
+                if let (Some(checkpoint), Ok(mut last)) = (checkpoint, last_save.try_lock())
+                    && last.elapsed() >= checkpoint.every
+                {
+                    *last = Instant::now();
+                    if let Err(failure) = save(&shared) {
+                        *write_failure.lock().expect("a walk panicked") = Some(failure);
+                        shared.done.store(true, Ordering::Relaxed);
+                        return Err(Stopped);
+                    }
                 }
                 result
             },
         )
     };
-    let outcome = match &pool {
-        Some(pool) => pool.install(walk_all),
-        None => walk_all(),
+    // The walks run on as many threads as the solver has; a pool that cannot be made leaves
+    // them on the caller's.
+    let outcome = match rayon::ThreadPoolBuilder::new().num_threads(solver.threads()).build() {
+        Ok(pool) => pool.install(walk_all),
+        Err(_) => walk_all(),
     };
+    if let Some(failure) = write_failure.into_inner().expect("a walk panicked") {
+        return Err(failure);
+    }
     let outcome = match (outcome, shared.found.lock().expect("a walk panicked").take()) {
         (_, Some(turn)) => TakeAll::Found(turn),
         (Ok(()), None) => TakeAll::Impossible,
         (Err(Stopped), None) => TakeAll::Stopped,
     };
-    TakeAllReport { outcome, counts: counts(&shared) }
+    save(&shared)?;
+    Ok(TakeAllReport { outcome, counts: counts(&shared, earlier) })
+}
+
+/// The xxh3-64 of the states of a breadth-first start in notation, one a line: what a
+/// checkpoint's finished walks are numbered by.
+fn fingerprint(frontier: &[(OpeningState, Vec<usize>)]) -> u64 {
+    let mut hasher = Xxh3::new();
+    for (state, _) in frontier {
+        hasher.update(format!("{state}\n").as_bytes());
+    }
+    hasher.digest()
 }
 
 /// What every walk shares.
@@ -194,9 +338,10 @@ enum Step {
 
 impl<'a, R: Solvable<Position = Position>> Walk<'a, R> {
     /// The states of the turn from the first level with at least `states` of them (each once,
-    /// with the holes that reach it), the levels before expanded on this thread.
-    fn frontier(&self, state: &OpeningState, states: usize) -> Result<Vec<(OpeningState, Vec<usize>)>, Stopped> {
-        let mut search = self.search(Instant::now());
+    /// with the holes that reach it, in an order fixed by `state`), the levels before expanded
+    /// on this thread; the opening search's clock counts from `started`.
+    fn frontier(&self, state: &OpeningState, states: usize, started: Instant) -> Result<Vec<(OpeningState, Vec<usize>)>, Stopped> {
+        let mut search = self.search(started);
         let mut level = vec![(*state, Vec::new())];
         while !level.is_empty() && level.len() < states {
             let mut next: Vec<(OpeningState, Vec<usize>)> = Vec::new();
@@ -211,7 +356,7 @@ impl<'a, R: Solvable<Position = Position>> Walk<'a, R> {
                     match self.step(&mut search, current, r as usize)? {
                         Step::Continues(after) if seen.insert(after) => next.push((after, reached)),
                         Step::Continues(_) | Step::Refuted => {}
-                        Step::TakesAll => return self.found(reached).map(|()| Vec::new()),
+                        Step::TakesAll => return Err(self.found(reached)),
                     }
                 }
             }
@@ -256,18 +401,19 @@ impl<'a, R: Solvable<Position = Position>> Walk<'a, R> {
                     }
                 }
                 Step::Refuted => {}
-                Step::TakesAll => return self.found(path.clone()),
+                Step::TakesAll => return Err(self.found(path.clone())),
             }
             path.pop();
         }
         Ok(())
     }
 
-    /// Records the take-all turn `turn` and tells the other walks to stop.
-    fn found(&self, turn: Vec<usize>) -> Result<(), Stopped> {
+    /// Records the take-all turn `turn` and tells the other walks to stop, which this walk
+    /// does too.
+    fn found(&self, turn: Vec<usize>) -> Stopped {
         self.shared.found.lock().expect("a walk panicked").get_or_insert(turn);
         self.shared.done.store(true, Ordering::Relaxed);
-        Err(Stopped)
+        Stopped
     }
 
     /// The mover's hole `r` played in `state`, and whether the turn goes on, or how its end is
@@ -286,12 +432,13 @@ impl<'a, R: Solvable<Position = Position>> Walk<'a, R> {
             return Ok(Step::Refuted);
         }
         let stores = |s: &OpeningState| s.position.store(opponent) > self.opponent_store;
-        let replies: Vec<OpeningState> =
-            after.position.moves().as_slice().iter().map(|&o| after.play_with(o as usize, self.options).0).collect();
-        if replies.iter().any(stores) {
+        // Played again by the screen, which few turn ends reach: cheaper than keeping them.
+        let moves = after.position.moves();
+        let replies = || moves.as_slice().iter().map(|&o| after.play_with(o as usize, self.options).0);
+        if replies().any(|reply| stores(&reply)) {
             return Ok(Step::Refuted);
         }
-        if replies.iter().any(|reply| self.screen(reply, &stores)) {
+        if replies().any(|reply| self.screen(&reply, &stores)) {
             self.shared.screened.fetch_add(1, Ordering::Relaxed);
             return Ok(Step::Refuted);
         }
@@ -353,5 +500,48 @@ impl Cache {
         }
         self.slots[slot] = Some(*state);
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dakon::Dakon;
+    use crate::search::Config;
+
+    #[test]
+    fn a_resumed_enumeration_walks_only_what_its_checkpoint_left_and_decides_the_same() {
+        let options: DakonOptions = "no-first-turn-capture".parse().unwrap();
+        let solver = |options: DakonOptions| {
+            Solver::new(Dakon::with_options(5, options.board_rules()).unwrap(), Config { threads: 2, tt_bytes: 1 << 20 }, None)
+        };
+        let state = OpeningState::start(5, 5).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let checkpoint = TakeAllCheckpoint { path: dir.path().join("walk.ckpt"), every: Duration::ZERO };
+        let limits = Limits::default();
+        let resume = |options| run(&solver(options), &state, options, &limits, None, 16, Some(&checkpoint));
+        let whole = resume(options).unwrap();
+        assert_eq!(whole.outcome, TakeAll::Impossible);
+        let walks = whole.counts.walks;
+        assert!(walks >= 16 && whole.counts.walks_done == walks, "{:?}", whole.counts);
+        // Finished: a rerun decides from the file, walking nothing.
+        let again = resume(options).unwrap();
+        assert_eq!((again.outcome, again.counts.turn_states), (TakeAll::Impossible, whole.counts.turn_states));
+        // The odd walks forgotten and the counts zeroed: the rerun walks those alone.
+        let mut saved = checkpoint.load().unwrap().unwrap();
+        saved.done.iter_mut().for_each(|word| *word &= 0x5555_5555_5555_5555);
+        saved.turn_states = 0;
+        checkpoint.save(&saved).unwrap();
+        let resumed = resume(options).unwrap();
+        assert_eq!((resumed.outcome, resumed.counts.walks_done), (TakeAll::Impossible, walks));
+        assert!(resumed.counts.turn_states > 0 && resumed.counts.turn_states < whole.counts.turn_states, "{:?}", resumed.counts);
+        // Another enumeration's checkpoint is refused, naming what differs, and left as it was.
+        let other: DakonOptions = "no-first-turn-capture,skip-origin".parse().unwrap();
+        let refused = resume(other).unwrap_err();
+        assert!(
+            matches!(refused, CheckpointError::OtherRun { .. }) && refused.to_string().contains("its rules is dakon:no-first-turn-capture"),
+            "{refused}"
+        );
+        assert_eq!(checkpoint.load().unwrap().unwrap().walks, walks);
     }
 }
