@@ -142,7 +142,7 @@ pub fn solve(
     let spinner = Spinner::start("solving the opening");
     // The first line at once: it says where a resumed enumeration goes on from.
     let last_log = Mutex::new(Instant::now().checked_sub(TAKE_ALL_LOG_EVERY).unwrap_or_else(Instant::now));
-    let take_all_progress = |counts: &TakeAllCounts| {
+    let report_take_all = |counts: &TakeAllCounts| {
         let line = take_all_progress(counts);
         spinner.set_message(&line);
         let mut last = last_log.lock().expect("the log's clock is never poisoned");
@@ -153,7 +153,7 @@ pub fn solve(
     };
     let checkpoint = take_all_checkpoint.map(|path| TakeAllCheckpoint { path: path.to_path_buf(), every: CHECKPOINT_EVERY });
     let limits = search.limits();
-    let take_all = TakeAllRun { progress: Some(&take_all_progress), checkpoint: checkpoint.as_ref() };
+    let take_all = TakeAllRun { progress: Some(&report_take_all), checkpoint: checkpoint.as_ref() };
     let (solution, checkpoint_failure) = solve_opening_resumable(&solver, &state, options, &limits, Some(&progress), take_all);
     drop(spinner);
     let result = print_solution(&solver, &state, options, &solution, certificate, tables, json);

@@ -144,24 +144,13 @@ pub fn solve_opening<R: Solvable<Position = Position>>(
     options: DakonOptions,
     limits: &Limits,
 ) -> OpeningSolution {
-    solve_opening_reporting(solver, state, options, limits, None)
-}
-
-/// [`solve_opening`], telling `progress` the proven bounds of the future gain after each
-/// null-window test of the root.
-pub fn solve_opening_reporting<R: Solvable<Position = Position>>(
-    solver: &Solver<R>,
-    state: &OpeningState,
-    options: DakonOptions,
-    limits: &Limits,
-    progress: Option<&dyn Fn(i32, i32)>,
-) -> OpeningSolution {
-    let (solution, failure) = solve_opening_resumable(solver, state, options, limits, progress, TakeAllRun::default());
+    let (solution, failure) = solve_opening_resumable(solver, state, options, limits, None, TakeAllRun::default());
     debug_assert!(failure.is_none(), "no checkpoint, no checkpoint failure");
     solution
 }
 
-/// [`solve_opening_reporting`], its take-all enumeration (if it needs one) run as `take_all`
+/// [`solve_opening`], telling `progress` the proven bounds of the future gain after each
+/// null-window test of the root, its take-all enumeration (if it needs one) run as `take_all`
 /// says: with a checkpoint, a long solve stopped and run again goes on where it stopped.
 ///
 /// Returns the solution and, when the checkpoint could not be read or written, why: the

@@ -109,6 +109,51 @@ struct Shared {
     found: Mutex<Option<Vec<usize>>>,
 }
 
+impl Shared {
+    /// Takes up the counts of the earlier runs `saved` (which include this run's
+    /// breadth-first start), `finished` walks of them done.
+    fn resume(&self, saved: &Saved, finished: u64) {
+        self.turn_states.store(saved.turn_states, Ordering::Relaxed);
+        self.turn_ends.store(saved.turn_ends, Ordering::Relaxed);
+        self.screened.store(saved.screened, Ordering::Relaxed);
+        self.searched.store(saved.searched, Ordering::Relaxed);
+        self.walks_done.store(finished, Ordering::Relaxed);
+    }
+}
+
+/// Which walks are finished, as a checkpoint keeps them: walk `i` is bit `i % 64` of word
+/// `i / 64`.
+struct FinishedWalks(Vec<AtomicU64>);
+
+impl FinishedWalks {
+    /// None of `walks` walks finished.
+    fn new(walks: usize) -> FinishedWalks {
+        FinishedWalks((0..walks.div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
+    }
+
+    /// Takes up a checkpoint's `words`; the walks they mark, or `None` if they are not as many
+    /// words as this has.
+    fn restore(&self, words: &[u64]) -> Option<u64> {
+        (words.len() == self.0.len()).then(|| {
+            self.0.iter().zip(words).for_each(|(word, &bits)| word.store(bits, Ordering::Relaxed));
+            words.iter().map(|w| u64::from(w.count_ones())).sum()
+        })
+    }
+
+    fn contains(&self, walk: usize) -> bool {
+        self.0[walk / 64].load(Ordering::Relaxed) & (1 << (walk % 64)) != 0
+    }
+
+    fn insert(&self, walk: usize) {
+        self.0[walk / 64].fetch_or(1 << (walk % 64), Ordering::Relaxed);
+    }
+
+    /// The words, for a checkpoint.
+    fn words(&self) -> Vec<u64> {
+        self.0.iter().map(|w| w.load(Ordering::Relaxed)).collect()
+    }
+}
+
 /// Decides whether the mover of `state` (in their first turn under `options`, which include
 /// `no-first-turn-capture`) has a turn after which they take every seed on the board, by
 /// walking every state of that turn on `solver.threads()` threads (each walk with its own opening search
@@ -202,7 +247,7 @@ fn run<R: Solvable<Position = Position>>(
     };
     let walks = frontier.len();
     shared.walks.store(walks as u64, Ordering::Relaxed);
-    let done: Vec<AtomicU64> = (0..walks.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
+    let done = FinishedWalks::new(walks);
     let fingerprint = fingerprint(&frontier);
     if let Some(checkpoint) = checkpoint
         && let Some(saved) = checkpoint.load()?
@@ -214,26 +259,17 @@ fn run<R: Solvable<Position = Position>>(
             let why = format!("its {} is {}, this one's {}", names[i], theirs[i], ours[i]);
             return Err(CheckpointError::OtherRun { path: checkpoint.path.clone(), why });
         }
-        if saved.done.len() != done.len() {
-            let why = format!("{} words of finished walks for {walks} walks", saved.done.len());
-            return Err(CheckpointError::Corrupt { path: checkpoint.path.clone(), why });
-        }
-        for (word, &bits) in done.iter().zip(&saved.done) {
-            word.store(bits, Ordering::Relaxed);
-        }
-        // The earlier runs' counts include this run's breadth-first start.
-        shared.turn_states.store(saved.turn_states, Ordering::Relaxed);
-        shared.turn_ends.store(saved.turn_ends, Ordering::Relaxed);
-        shared.screened.store(saved.screened, Ordering::Relaxed);
-        shared.searched.store(saved.searched, Ordering::Relaxed);
-        shared.walks_done.store(saved.done.iter().map(|w| u64::from(w.count_ones())).sum(), Ordering::Relaxed);
+        let finished = done.restore(&saved.done).ok_or_else(|| CheckpointError::Corrupt {
+            path: checkpoint.path.clone(),
+            why: format!("{} words of finished walks for {walks} walks", saved.done.len()),
+        })?;
+        shared.resume(&saved, finished);
         earlier = Duration::from_millis(saved.elapsed_ms);
     }
     // The first report says where the walks start: a resumed run, how many were done.
     if let Some(progress) = progress {
         progress(&counts(&shared, earlier));
     }
-    let is_done = |i: usize| done[i / 64].load(Ordering::Relaxed) & (1 << (i % 64)) != 0;
     let save = |shared: &Shared| match checkpoint {
         Some(checkpoint) => {
             let counts = counts(shared, earlier);
@@ -242,7 +278,7 @@ fn run<R: Solvable<Position = Position>>(
                 options: options.to_string(),
                 fingerprint,
                 walks: walks as u64,
-                done: done.iter().map(|w| w.load(Ordering::Relaxed)).collect(),
+                done: done.words(),
                 turn_states: counts.turn_states,
                 turn_ends: counts.turn_ends,
                 screened: counts.screened,
@@ -254,7 +290,7 @@ fn run<R: Solvable<Position = Position>>(
     };
     let write_failure: Mutex<Option<CheckpointError>> = Mutex::new(None);
     let (last_report, last_save) = (Mutex::new(Instant::now()), Mutex::new(Instant::now()));
-    let open: Vec<(usize, &(OpeningState, Vec<usize>))> = frontier.iter().enumerate().filter(|&(i, _)| !is_done(i)).collect();
+    let open: Vec<(usize, &(OpeningState, Vec<usize>))> = frontier.iter().enumerate().filter(|&(i, _)| !done.contains(i)).collect();
     let walk_all = || {
         open.par_iter().try_for_each_init(
             || (walk.search(started), Cache::new()),
@@ -264,7 +300,7 @@ fn run<R: Solvable<Position = Position>>(
                 let result = walk.depth_first(search, cache, start, &mut path, &mut since);
                 shared.turn_states.fetch_add(since, Ordering::Relaxed);
                 if result.is_ok() {
-                    done[i / 64].fetch_or(1 << (i % 64), Ordering::Relaxed);
+                    done.insert(i);
                     shared.walks_done.fetch_add(1, Ordering::Relaxed);
                 }
                 if let (Some(progress), Ok(mut last)) = (progress, last_report.try_lock())
