@@ -203,6 +203,44 @@ fn verify_decides_each_start_through_the_opening_with_certificates_the_checker_a
 }
 
 #[test]
+fn verify_certifies_the_lower_bound_where_the_upper_rests_on_the_take_all_enumeration() {
+    // 6 x 6: +70 of 72 seeds, the upper bound by the enumeration of every first turn; the
+    // certificate holds +70 to +72, and --resume keeps it.
+    let dir = tempfile::tempdir().unwrap();
+    let certificates = dir.path().join("certs");
+    let out = dir.path().join("atlas.md");
+    let args = [
+        "verify",
+        "--holes",
+        "6",
+        "--seeds",
+        "6",
+        "--rules",
+        RULES,
+        "--budget",
+        "300",
+        "--threads",
+        "2",
+        "--no-tables",
+        "--json",
+        "--certificates",
+        certificates.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let done = dakon(&args);
+    assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    let row: serde_json::Value = serde_json::from_slice(&done.stdout).unwrap();
+    assert_eq!((&row["value"], &row["upper_by_walk"]), (&serde_json::json!(70), &serde_json::json!(true)), "{row}");
+    let checked = json(&["check", row["certificate"]["file"].as_str().unwrap(), "--json"]);
+    assert_eq!((&checked["checked_lower"], &checked["checked_upper"]), (&serde_json::json!(70), &serde_json::json!(72)), "{checked}");
+    assert!(std::fs::read_to_string(&out).unwrap().contains("checked (lower)"));
+    let resumed = dakon(&[&args[..], &["--resume"]].concat());
+    assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+    assert_eq!(serde_json::from_slice::<serde_json::Value>(&resumed.stdout).unwrap(), row);
+}
+
+#[test]
 fn play_and_show_carry_the_first_turns() {
     let options: DakonOptions = RULES[6..].parse().unwrap();
     // 7 x 7, hole 13 relays through hole 1 and stops in the empty hole 6: a nembak by default,

@@ -8,6 +8,8 @@ use dakon_solver::rules::Rules;
 use dakon_solver::ruleset::{RuleSet, RulesName};
 use dakon_solver::search::{Limits, Progress, Solution, SolveOptions, Solver};
 
+use dakon_solver::certificate::Claim;
+
 use crate::certificate_writer::Written;
 use crate::line::absolute_line;
 
@@ -111,6 +113,9 @@ pub struct Row {
     pub tables: bool,
     /// Whether Ctrl-C stopped the search of this board.
     pub interrupted: bool,
+    /// Whether the upper bound rests on the enumeration of every first turn (under
+    /// `no-first-turn-capture`: no turn takes every seed), which no certificate holds.
+    pub upper_by_walk: bool,
     /// The certificate written with `--certificates`, or why it could not be.
     pub certificate: Option<Result<Written, String>>,
 }
@@ -119,6 +124,13 @@ impl Row {
     /// Whether the value is known exactly.
     pub fn exact(&self) -> bool {
         self.lower == self.upper
+    }
+
+    /// The bounds the board's certificate holds: the row's, except an upper bound that rests on
+    /// the enumeration of every first turn, widened to every seed.
+    pub fn certificate_claim(&self) -> Claim {
+        let upper = if self.upper_by_walk { self.board.total() as i32 } else { self.upper };
+        Claim { lower: self.lower, upper }
     }
 
     /// Narrows the bounds to those an earlier run proved as well (both are proven, so the
@@ -136,6 +148,12 @@ impl Row {
             ));
         }
         let was_exact = self.exact();
+        // The upper bound kept rests on the walk only if every run that proved it used one.
+        self.upper_by_walk = match self.upper.cmp(&earlier.upper) {
+            std::cmp::Ordering::Less => self.upper_by_walk,
+            std::cmp::Ordering::Greater => earlier.upper_by_walk,
+            std::cmp::Ordering::Equal => self.upper_by_walk && earlier.upper_by_walk,
+        };
         (self.lower, self.upper) = (lower, upper);
         let decides = lower > 0 || upper < 0 || self.exact();
         if (self.proof == Proof::Unproven && decides) || (self.exact() && !was_exact) {
@@ -204,6 +222,7 @@ pub fn verify(board: Board, plan: &Plan) -> Row {
         budget: plan.search.and_then(|(_, limits)| limits.time).map(|t| t.as_secs_f64()),
         tables: plan.tables,
         interrupted: false,
+        upper_by_walk: false,
         certificate: None,
     };
     if let Some((solver, limits)) = plan.search {
@@ -287,6 +306,7 @@ mod tests {
             budget: Some(60.0),
             tables: false,
             interrupted: false,
+            upper_by_walk: false,
             certificate: None,
         }
     }

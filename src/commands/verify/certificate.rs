@@ -5,7 +5,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use dakon_solver::certificate::Claim;
 use dakon_solver::dakon::{OpeningState, Position};
 use dakon_solver::ruleset::{RuleSet, RulesName};
 use dakon_solver::search::Solver;
@@ -47,7 +46,7 @@ pub fn certify(
 ) -> Option<Result<Written, String>> {
     let start = Position::start(row.board.holes, row.board.seeds).expect("board sizes are checked before");
     // The start has empty stores: the row's bounds are final differences already.
-    let claim = Claim { lower: row.lower, upper: row.upper };
+    let claim = row.certificate_claim();
     let path = dir.join(file_name(row.rules, row.board));
     let write = |stop: Arc<AtomicBool>| match first_turn_commands::opening_options(row.rules) {
         // Through the opening (format version 2), as `solve --certificate` writes it.
@@ -77,13 +76,15 @@ pub fn problem(row: &Row) -> Option<String> {
     }
 }
 
-/// The certificate column: checked (or only written, with `--no-check`) and its size, refused,
-/// failed, or `-` without `--certificates`.
+/// The certificate column: checked (of the lower bound alone when the upper rests on the
+/// walk; or only written, with `--no-check`) and its size, refused, failed, or `-` without
+/// `--certificates`.
 pub fn cell(row: &Row) -> String {
     match &row.certificate {
         None => "-".to_string(),
         Some(Ok(written)) => match &written.check {
             None => format!("written, {} B", written.bytes),
+            Some(check) if check.holds && row.upper_by_walk => format!("checked (lower), {} B", written.bytes),
             Some(check) if check.holds => format!("checked, {} B", written.bytes),
             Some(_) => "REFUSED".to_string(),
         },
@@ -99,7 +100,7 @@ pub fn kept(row: &Row, dir: &Path) -> bool {
     let Some(Ok(written)) = &row.certificate else { return false };
     let path = dir.join(file_name(row.rules, row.board));
     written.path == path
-        && written.claim == Claim { lower: row.lower, upper: row.upper }
+        && written.claim == row.certificate_claim()
         && written.accepted().is_ok()
         && std::fs::metadata(&path).is_ok_and(|m| m.len() == written.bytes)
 }

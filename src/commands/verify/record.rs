@@ -34,6 +34,10 @@ struct Record {
     budget: Option<f64>,
     tables: bool,
     interrupted: bool,
+    /// Whether the upper bound rests on the enumeration of every first turn; absent from
+    /// records written before it.
+    #[serde(default)]
+    upper_by_walk: bool,
     /// The certificate written with `--certificates` (`{"error": ...}` if it could not be);
     /// absent from records written before certificates.
     #[serde(default)]
@@ -105,6 +109,7 @@ pub fn json(row: &Row) -> String {
         budget: row.budget,
         tables: row.tables,
         interrupted: row.interrupted,
+        upper_by_walk: row.upper_by_walk,
         certificate: row.certificate.as_ref().map(|c| match c {
             Ok(written) => written.json(),
             Err(error) => serde_json::json!({ "error": error }),
@@ -150,6 +155,7 @@ pub fn parse(line: &str) -> Result<Row, String> {
         budget: r.budget,
         tables: r.tables,
         interrupted: r.interrupted,
+        upper_by_walk: r.upper_by_walk,
         certificate,
     })
 }
@@ -186,6 +192,7 @@ mod tests {
             budget: Some(60.0),
             tables: false,
             interrupted: true,
+            upper_by_walk: true,
             certificate: None,
         }
     }

@@ -146,7 +146,9 @@ pub fn markdown(rows: &[Row], settings: &Settings, finished: bool) -> String {
          bounds proven by a search stopped by the budget.\n\n\
          Certificates (with `--certificates DIR`): *checked*: the board's proof certificate, DIR/dakon-NxS.dkc, \
          was written and then read back and confirmed by the independent checker (`dakon check`, which shares no \
-         code with the solver); *written*: not checked (`--no-check`); *REFUSED*: the checker refused it.\n",
+         code with the solver); *checked (lower)*: the same for the lower bound alone, the upper bound resting on \
+         the enumeration of every first turn (no turn takes every seed), which no certificate holds; *written*: \
+         not checked (`--no-check`); *REFUSED*: the checker refused it.\n",
     );
     out
 }
