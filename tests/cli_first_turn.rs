@@ -4,6 +4,7 @@
 //! option).
 
 use std::collections::HashMap;
+use std::path::Path;
 
 use crate::run_dakon;
 
@@ -140,33 +141,22 @@ fn at_least_answers_one_bound_of_an_opening_state_with_a_certificate_of_the_answ
     assert_eq!(win["holds"], exact > 0, "{win}");
 }
 
+/// `dakon verify` of `holes` x `seeds` under `rules` with `search` (budget, threads, table),
+/// no tables, JSON lines, certificates into `certificates` and the report into `out`.
+fn verify_args(rules: &str, holes: &str, seeds: &str, search: &[&str], certificates: &Path, out: &Path) -> Vec<String> {
+    let head = ["verify", "--holes", holes, "--seeds", seeds, "--rules", rules, "--no-tables", "--json"];
+    let files = ["--certificates", certificates.to_str().unwrap(), "--out", out.to_str().unwrap()];
+    head.iter().chain(search).chain(&files).map(|a| a.to_string()).collect()
+}
+
 #[test]
 fn verify_decides_each_start_through_the_opening_with_certificates_the_checker_accepts() {
     let dir = tempfile::tempdir().unwrap();
     let certificates = dir.path().join("certs");
     let out = dir.path().join("atlas.md");
     for rules in [RULES, "dakon:no-first-turn-capture,traditional"] {
-        let args = [
-            "verify",
-            "--holes",
-            "1..4",
-            "--seeds",
-            "2,3",
-            "--rules",
-            rules,
-            "--budget",
-            "30",
-            "--threads",
-            "1",
-            "--tt-mb",
-            "16",
-            "--no-tables",
-            "--json",
-            "--certificates",
-            certificates.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ];
+        let args = verify_args(rules, "1..4", "2,3", &["--budget", "30", "--threads", "1", "--tt-mb", "16"], &certificates, &out);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let done = dakon(&args);
         assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
         let options: DakonOptions = rules[6..].parse().unwrap();
@@ -209,25 +199,8 @@ fn verify_certifies_the_lower_bound_where_the_upper_rests_on_the_take_all_enumer
     let dir = tempfile::tempdir().unwrap();
     let certificates = dir.path().join("certs");
     let out = dir.path().join("atlas.md");
-    let args = [
-        "verify",
-        "--holes",
-        "6",
-        "--seeds",
-        "6",
-        "--rules",
-        RULES,
-        "--budget",
-        "300",
-        "--threads",
-        "2",
-        "--no-tables",
-        "--json",
-        "--certificates",
-        certificates.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ];
+    let args = verify_args(RULES, "6", "6", &["--budget", "300", "--threads", "2"], &certificates, &out);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let done = dakon(&args);
     assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
     let row: serde_json::Value = serde_json::from_slice(&done.stdout).unwrap();

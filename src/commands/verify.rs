@@ -53,7 +53,9 @@ use dakon_solver::tt_budget;
 /// Under `--rules dakon:no-first-turn-capture` (alone or with other options) each start has
 /// both first turns pending: it is solved by the opening search of `dakon solve` within
 /// --budget (no opening-turn proof, which would capture in a first turn), and its certificate
-/// goes through the opening (format version 2).
+/// goes through the opening (format version 2). Where the upper bound rests on the
+/// enumeration of every first turn (no turn takes every seed: billions of states on large
+/// boards), the certificate holds the lower bound alone, shown as `checked (lower)`.
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
   dakon verify                                  boards 1..9 with n seeds per hole (a few minutes)
