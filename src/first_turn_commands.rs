@@ -96,7 +96,7 @@ fn work_json(solution: &OpeningSolution) -> serde_json::Value {
 /// no shorter form of it).
 fn certifiable(state: &OpeningState, solution: &OpeningSolution, stored: i32) -> Claim {
     let k = state.position.seeds_on_board() as i32;
-    let upper = if solution.take_all.is_some() && solution.upper < k { k } else { solution.upper };
+    let upper = if solution.upper_by_take_all(state) { k } else { solution.upper };
     Claim { lower: stored + solution.lower, upper: stored + upper }
 }
 

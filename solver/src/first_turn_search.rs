@@ -58,6 +58,14 @@ pub struct OpeningSolution {
     pub take_all: Option<TakeAllCounts>,
 }
 
+impl OpeningSolution {
+    /// Whether the upper bound (of the solve of `state`) rests on the take-all enumeration:
+    /// it proved that no first turn takes every seed, which no certificate holds.
+    pub fn upper_by_take_all(&self, state: &OpeningState) -> bool {
+        self.take_all.is_some() && self.upper < state.position.seeds_on_board() as i32
+    }
+}
+
 /// How a solve's take-all enumeration ([`enumerate_take_all`]) reports and keeps its
 /// progress: runs of hours want both.
 #[derive(Clone, Copy, Default)]

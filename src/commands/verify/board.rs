@@ -2,13 +2,12 @@
 
 use std::time::{Duration, Instant};
 
+use dakon_solver::certificate::Claim;
 use dakon_solver::dakon::{Player, Position};
 use dakon_solver::opening::{best_turn, TurnLimits};
 use dakon_solver::rules::Rules;
 use dakon_solver::ruleset::{RuleSet, RulesName};
 use dakon_solver::search::{Limits, Progress, Solution, SolveOptions, Solver};
-
-use dakon_solver::certificate::Claim;
 
 use crate::certificate_writer::Written;
 use crate::line::absolute_line;

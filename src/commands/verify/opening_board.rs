@@ -50,7 +50,7 @@ pub fn verify(board: Board, options: DakonOptions, solver: &Solver<RuleSet>, lim
         budget: limits.time.map(|t| t.as_secs_f64()),
         tables,
         interrupted: limits.stop.as_ref().is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed)),
-        upper_by_walk: solution.take_all.is_some() && upper < total,
+        upper_by_walk: solution.upper_by_take_all(&start),
         certificate: None,
     }
 }
