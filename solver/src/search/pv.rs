@@ -35,13 +35,13 @@ pub(crate) fn principal_variation<R: Solvable>(
     line
 }
 
-/// A move of `pos` achieving its exact future gain `value`, tried in search order; `None` if
-/// the game is over or the budget ran out.
+/// A move of `pos` achieving its exact future gain `value`, the first in the static move order
+/// (the table's move is not asked, so the line does not depend on what the search's threads
+/// left in the table); `None` if the game is over or the budget ran out.
 pub(crate) fn optimal_move<R: Solvable>(solver: &Solver<R>, pos: &R::Position, value: i32, budget: &Budget) -> Option<Child<R::Position>> {
     let rules = &solver.rules;
     let moves = rules.legal_moves(pos);
-    let tt_move = solver.table.probe(&solver.table.slot(rules, pos)).and_then(|b| b.mv);
-    for &child in Children::new(rules, pos, &moves, tt_move).iter() {
+    for &child in Children::new(rules, pos, &moves, None).iter() {
         let (gain, next) = (child.step.gain, &child.step.next);
         if gain + (rules.seeds_on_board(next) as i32) < value {
             continue;
