@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 use dakon_solver::certificate::Claim;
 use dakon_solver::dakon::{DakonOptions, OpeningState};
 use dakon_solver::first_turn_search::{
-    solve_opening_resumable, value_opening_moves, CheckpointError, OpeningProver, OpeningSolution, TakeAllCheckpoint, TakeAllCounts,
-    TakeAllRun,
+    solve_opening_resumable, value_opening_moves, CheckpointError, OpeningProver, OpeningSolution, TakeAll, TakeAllCheckpoint,
+    TakeAllCounts, TakeAllReport, TakeAllRun,
 };
 use dakon_solver::ruleset::{outcome, RuleSet, RulesName};
 use dakon_solver::search::Solver;
@@ -76,8 +76,14 @@ fn state_and_solver(
 
 /// The solution's work as JSON fields.
 fn work_json(solution: &OpeningSolution) -> serde_json::Value {
-    let take_all = solution.take_all.map(|c| {
+    let take_all = solution.take_all.as_ref().map(|TakeAllReport { outcome, counts: c }| {
+        let (decision, turn) = match outcome {
+            TakeAll::Found(turn) => ("found", Some(turn)),
+            TakeAll::Impossible => ("impossible", None),
+            TakeAll::Stopped => ("undecided", None),
+        };
         serde_json::json!({
+            "decision": decision, "turn": turn,
             "turn_states": c.turn_states, "turn_ends": c.turn_ends, "screened": c.screened,
             "searched": c.searched, "seconds": c.elapsed.as_secs_f64(),
             "walks": c.walks, "walks_done": c.walks_done,
@@ -311,20 +317,32 @@ pub fn best(position: &PositionArgs, options: DakonOptions, search: &SearchArgs,
     Ok(())
 }
 
+/// What the take-all enumeration decided, and its work, in words.
+fn take_all_line(TakeAllReport { outcome, counts: c }: &TakeAllReport) -> String {
+    let decision = match outcome {
+        TakeAll::Found(turn) => {
+            let holes: Vec<String> = turn.iter().map(usize::to_string).collect();
+            format!("yes, the turn {} (found by enumerating", holes.join(" "))
+        }
+        TakeAll::Impossible => "no (decided by enumerating".to_string(),
+        TakeAll::Stopped => "not yet decided (a limit stopped the enumeration of".to_string(),
+    };
+    format!(
+        "whether a first turn takes every seed: {decision} {} states of that turn: {} turn ends, {} refuted by a screen, {} by a search; {} of {} walks done; {:.3} s)",
+        c.turn_states,
+        c.turn_ends,
+        c.screened,
+        c.searched,
+        c.walks_done,
+        c.walks,
+        c.elapsed.as_secs_f64()
+    )
+}
+
 /// The work of a solve, in words.
 fn print_work(solution: &OpeningSolution, tables: bool) {
-    if let Some(c) = solution.take_all {
-        println!(
-            "whether a first turn takes every seed: {} by enumerating {} states of that turn ({} turn ends; {} refuted by a screen, {} by a search; {} of {} walks done) in {:.3} s",
-            if c.walks_done == c.walks { "decided" } else { "not yet decided" },
-            c.turn_states,
-            c.turn_ends,
-            c.screened,
-            c.searched,
-            c.walks_done,
-            c.walks,
-            c.elapsed.as_secs_f64()
-        );
+    if let Some(report) = &solution.take_all {
+        println!("{}", take_all_line(report));
     }
     println!(
         "work: {} opening states, {} leaf tests visiting {} positions, {:.3} s, endgame tables: {}",
@@ -334,4 +352,34 @@ fn print_work(solution: &OpeningSolution, tables: bool) {
         solution.elapsed.as_secs_f64(),
         if tables { "used" } else { "none" }
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use dakon_solver::first_turn_search::{TakeAll, TakeAllCounts, TakeAllReport};
+
+    use super::take_all_line;
+
+    #[test]
+    fn the_take_all_line_says_what_the_enumeration_decided() {
+        let counts = TakeAllCounts {
+            turn_states: 10,
+            turn_ends: 20,
+            screened: 3,
+            searched: 2,
+            elapsed: Duration::from_millis(1500),
+            walks_done: 4,
+            walks: 9,
+        };
+        let line = |outcome| take_all_line(&TakeAllReport { outcome, counts });
+        assert_eq!(
+            line(TakeAll::Found(vec![7, 3, 1])),
+            "whether a first turn takes every seed: yes, the turn 7 3 1 (found by enumerating 10 states of that turn: 20 turn ends, \
+             3 refuted by a screen, 2 by a search; 4 of 9 walks done; 1.500 s)"
+        );
+        assert!(line(TakeAll::Impossible).starts_with("whether a first turn takes every seed: no (decided by enumerating 10 states"));
+        assert!(line(TakeAll::Stopped).starts_with("whether a first turn takes every seed: not yet decided (a limit stopped"));
+    }
 }

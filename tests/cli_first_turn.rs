@@ -244,6 +244,7 @@ fn solve_keeps_the_take_all_enumeration_in_a_checkpoint_and_goes_on_from_it() {
     let enumeration = &first["work"]["take_all_enumeration"];
     let walks = enumeration["walks"].as_u64().unwrap();
     assert!(walks > 1000 && enumeration["walks_done"] == walks, "{enumeration}");
+    assert_eq!((&enumeration["decision"], &enumeration["turn"]), (&serde_json::json!("impossible"), &serde_json::Value::Null));
     let again = json(&args);
     assert_eq!(again["value"], 70);
     assert_eq!(again["work"]["take_all_enumeration"]["turn_states"], enumeration["turn_states"], "{again}");

@@ -52,17 +52,19 @@ pub struct OpeningSolution {
     /// Time spent.
     pub elapsed: Duration,
     /// When a test asked whether a first turn takes every seed and no guided search found
-    /// such a turn: the counts of the enumeration of every state of that turn that decided it
-    /// ([`enumerate_take_all`]). A bound it proved rests on that exhaustion, which no
-    /// certificate of practical size records.
-    pub take_all: Option<TakeAllCounts>,
+    /// such a turn: what the enumeration of every state of that turn decided (a turn found,
+    /// none, or stopped by a limit) and its counts ([`enumerate_take_all`]). An upper bound
+    /// proved by its exhaustion rests on billions of states, which no certificate of practical
+    /// size records; a turn it found is in the memo, so a certificate holds it.
+    pub take_all: Option<TakeAllReport>,
 }
 
 impl OpeningSolution {
     /// Whether the upper bound (of the solve of `state`) rests on the take-all enumeration:
     /// it proved that no first turn takes every seed, which no certificate holds.
     pub fn upper_by_take_all(&self, state: &OpeningState) -> bool {
-        self.take_all.is_some() && self.upper < state.position.seeds_on_board() as i32
+        self.take_all.as_ref().is_some_and(|report| !matches!(report.outcome, TakeAll::Found(_)))
+            && self.upper < state.position.seeds_on_board() as i32
     }
 }
 
@@ -135,8 +137,8 @@ struct OpeningSearch<'a, R: Solvable<Position = Position>> {
     leaf_nodes: u64,
     /// States the guided search for a take-all turn may still expand.
     take_all_budget: u64,
-    /// The counts of the take-all enumeration, once it ran.
-    take_all: Option<TakeAllCounts>,
+    /// What the take-all enumeration decided, once it ran.
+    take_all: Option<TakeAllReport>,
     /// How the take-all enumeration reports and keeps its progress.
     take_all_run: TakeAllRun<'a>,
     /// Why the take-all enumeration's checkpoint stopped the search, if it did.
@@ -421,7 +423,7 @@ impl<'a, R: Solvable<Position = Position>> OpeningSearch<'a, R> {
             },
             None => enumerate_take_all(self.solver, state, self.options, &limits, progress),
         };
-        self.take_all = Some(report.counts);
+        self.take_all = Some(report.clone());
         match report.outcome {
             TakeAll::Found(turn) => {
                 let mut on_turn = *state;
@@ -772,7 +774,7 @@ mod tests {
         assert!(report.counts.turn_states > 1_000_000 && report.counts.searched > 0, "{:?}", report.counts);
         let solution = solve_opening(&solver, &state, options, &limits);
         assert_eq!((solution.lower, solution.upper), (70, 70));
-        assert!(solution.take_all.is_some());
+        assert_eq!(solution.take_all.map(|report| report.outcome), Some(TakeAll::Impossible));
         // A limit stops it and says so.
         let short = Limits { nodes: None, time: Some(Duration::from_millis(1)), stop: None };
         assert_eq!(enumerate_take_all(&solver, &state, options, &short, None).outcome, TakeAll::Stopped);
