@@ -290,6 +290,8 @@ def report(default, variants, claims, sevens, times, command):
         walk = record.get("take_all_enumeration")
         if walk:
             decided = "every walk done" if walk["walks_done"] == walk["walks"] else f"{walk['walks_done']} of {walk['walks']} walks done"
+            if walk.get("decision") == "found":
+                decided += ", found the take-all turn " + " ".join(str(hole) for hole in walk["turn"]) + " (in the certificate)"
             lines += [f"`{VARIANTS[name]}` 7 × 7: whether a first turn takes every seed, by the enumeration of every",
                       f"state of player 0's first turn: {walk['turn_states']:,} states, {decided}, {walk['seconds']:.0f} s over",
                       f"all its runs (`{name}/seven/7x7.walk` keeps them; a rerun goes on from it)."]
