@@ -423,11 +423,10 @@ impl<'a, R: Solvable<Position = Position>> OpeningSearch<'a, R> {
             },
             None => enumerate_take_all(self.solver, state, self.options, &limits, progress),
         };
-        self.take_all = Some(report.clone());
-        match report.outcome {
+        let decided = match &report.outcome {
             TakeAll::Found(turn) => {
                 let mut on_turn = *state;
-                for hole in turn {
+                for &hole in turn {
                     let k = on_turn.position.seeds_on_board() as i32;
                     self.record((on_turn.position, on_turn.pending_bits()), k, k, true);
                     on_turn = on_turn.play_hole_with(hole, self.options).expect("the enumeration's turn is legal").0;
@@ -439,7 +438,9 @@ impl<'a, R: Solvable<Position = Position>> OpeningSearch<'a, R> {
                 Ok(false)
             }
             TakeAll::Stopped => Err(Stopped),
-        }
+        };
+        self.take_all = Some(report);
+        decided
     }
 
     /// One round of [`OpeningSearch::find_take_all`], `width` states a level.
